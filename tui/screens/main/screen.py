@@ -22,13 +22,13 @@ from textual.binding import BindingType
 from textual.containers import Container
 from textual.events import Resize
 
-from storage.errors import LibraryError
 from storage.files.ui_state import save_ui_state
 from storage.models import Status
 from storage.search.qualifiers import search_hint
 from storage.text.words import count
 from tui.commands import bindings
 from tui.ending import is_ending
+from tui.home_look import HomeLook, HomeSeen
 from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import Persisted
 from tui.outcomes import report
@@ -303,29 +303,72 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
 
     def poll_disk(self) -> None:
         """Notice another process's changes (a second window, a `papers mark` script); not
-        once the app is ending (its widgets may be going)."""
+        once the app is ending (its widgets may be going). What is on disk is looked at in
+        thread workers (HOME's files: ``_poll_home``; the PDFs': ``_poll_pdfs``): a share
+        that hangs holds a stat, and made here no key was read until it answered."""
         if is_ending(self.app):
             return
-        self.read_saved_searches()  # `papers search --save` or another window
-        try:
-            # a removal of ours (its outcome reloads) or an import from the dialog (its end
-            # reloads): papers.json changes by our hand, not another process's
-            ours = self.session.changing_papers or self.importing
-            if not ours and self.library.papers_changed_since(self.papers_version):
-                self.detail.set_welcome("", "")  # of the sample: `papers import` did as it says
-                self.reload_papers("Papers imported elsewhere were added.")
-            elif not self.session.busy and self.library.triage_changed_on_disk():
-                self.session.queue_reload()
-        except (LibraryError, OSError) as exc:  # reported once: a damaged version is not
-            self.notify(  # "changed" again until someone changes it
-                f"{exc} The app goes on with what it loaded.",
+        self._poll_home()
+        self._poll_pdfs()
+        self.keep_resting_place()
+
+    def _poll_home(self) -> None:
+        """A saved search saved or deleted elsewhere (`papers search --save`, another
+        window), papers imported elsewhere, decisions made elsewhere: HOME's files looked at
+        in a thread worker (``tui.home_look``), one look at a time, what it saw taken here
+        (``_home_looked``)."""
+        files = self.home_files
+        if files.looking:
+            return
+        files.looking = True
+        session = self.session
+        # a removal of ours (its outcome reloads) or an import from the dialog (its end
+        # reloads): papers.json changes by our hand, not another process's
+        ours = session.changing_papers or self.importing
+        seen = HomeSeen(
+            self._saved_version, self.papers_version, session.version, not ours, not session.busy
+        )
+
+        def work() -> None:
+            look = None
+            try:
+                look = files.look(seen)
+            finally:  # (failed, too: the next poll looks again)
+                self.app.call_from_thread(self._home_looked, look)
+
+        self.run_worker(
+            work, thread=True, group="home-look", exit_on_error=False,
+            description="look at HOME's files",
+        )  # fmt: skip
+
+    def _home_looked(self, look: HomeLook | None) -> None:
+        """What the poll's look at HOME saw (None: it failed), taken on this thread: each
+        part let go when what it was looked against moved on meanwhile (a newer read of the
+        saved searches, other papers shown, a decision made or taken in: the next poll looks
+        again), and all of it once the app is ending."""
+        self.home_files.looking = False
+        if look is None or is_ending(self.app) or not self.is_mounted:
+            return
+        seen = look.seen
+        if seen.saved == self._saved_version:
+            self.take_saved_searches(look.saved_version, look.saved, look.saved_error)
+        session = self.session
+        if look.error is not None:  # reported once: a damaged version is not "changed"
+            self.notify(  # again until someone changes it
+                f"{look.error} The app goes on with what it loaded.",
                 title="Library file",
                 severity="error",
                 timeout=20,
                 markup=False,
             )
-        self._poll_pdfs()
-        self.keep_resting_place()
+        elif look.papers:
+            if seen.papers == self.papers_version and not (
+                session.changing_papers or self.importing
+            ):
+                self.detail.set_welcome("", "")  # of the sample: `papers import` did as it says
+                self.reload_papers("Papers imported elsewhere were added.")
+        elif look.triage and seen.triage == session.version and not session.busy:
+            session.queue_reload()
 
     def _poll_pdfs(self) -> None:
         """PDFs downloaded or deleted elsewhere (`papers pdf`, a file manager): the rows'

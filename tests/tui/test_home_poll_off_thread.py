@@ -1,0 +1,84 @@
+"""The poll looks at HOME's files off the screen's thread (Pilot, a real HOME, real processes).
+
+Each second the screen asked whether ``searches.json``, ``papers.json`` or ``triage.json``
+changed: a stat of each (and a read of ``searches.json`` when it had), made on the screen's
+thread. With HOME on a share that hangs (NFS, SMB, a sync client's folder whose server went
+away) a stat waits until it answers, and no key was read meanwhile. The look here is a real
+one (``HomeFiles.look``) that says on which thread it ran and waits until the test lets it go
+on: a share as hung as the test needs (as ``test_pdf_poll_off_thread`` holds the PDF folder).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+from pathlib import Path
+
+from storage import Library
+from storage.models import Status
+from tests.cli.test_cli import PAPERS, make_env
+from tests.tui.helpers import make_app, plist, ready, wait_for
+from tui.home_look import HomeFiles, HomeLook, HomeSeen
+
+SIZE = (100, 30)
+
+
+class HungHome(HomeFiles):
+    """HOME's real files, whose looks say on which thread they ran, and wait while ``go`` is
+    clear (a hung share; at most ``HOLD_S``)."""
+
+    HOLD_S = 10.0
+
+    def __init__(self, library: Library) -> None:
+        super().__init__(library)
+        self.threads: list[threading.Thread] = []
+        self.go = threading.Event()
+        self.waiting = threading.Event()
+
+    def look(self, seen: HomeSeen) -> HomeLook:
+        self.threads.append(threading.current_thread())
+        self.waiting.set()
+        self.go.wait(self.HOLD_S)
+        self.waiting.clear()
+        return super().look(seen)
+
+
+def elsewhere(home: Path, tmp_path: Path, *args: str) -> None:
+    """``papers ARGS…`` in another process, on the same HOME."""
+    done = subprocess.run(
+        [*PAPERS, "--home", str(home), *args],
+        env=make_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+async def test_keys_are_read_while_the_polls_look_at_home_hangs(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    ids = [p.id for p in Library(seeded_home).papers()]
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        assert plist(app).current is not None and plist(app).current.id == ids[0]
+        home = HungHome(screen.library)
+        screen.home_files = home
+        await wait_for(pilot, home.waiting.is_set, 5)  # the poll's look, hung
+        await pilot.press("j")  # read and acted on while it hangs
+        await wait_for(pilot, lambda: plist(app).current.id == ids[1], 3)  # type: ignore[union-attr]
+        # meanwhile, other processes: a search saved, a paper starred
+        elsewhere(seeded_home, tmp_path, "search", "--save", "Graphs", "graph")
+        elsewhere(seeded_home, tmp_path, "mark", ids[5], "starred")
+        await pilot.pause(1.2)  # a poll more, at least
+        await pilot.press("j")
+        await wait_for(pilot, lambda: plist(app).current.id == ids[2], 3)  # type: ignore[union-attr]
+        assert home.waiting.is_set()  # the keys answered before the share did
+        assert len(home.threads) == 1  # one look at a time: no thread more each second
+        assert app.session.status(ids[5]) is Status.INBOX
+        assert [tab.search.name for tab in screen.view.saved] == []
+        home.go.set()  # once the share answers, the app knows what changed meanwhile
+        await wait_for(pilot, lambda: app.session.status(ids[5]) is Status.STARRED, 5)
+        await wait_for(pilot, lambda: [tab.search.name for tab in screen.view.saved] == ["Graphs"], 5)
+    assert [t for t in home.threads if t is threading.main_thread()] == []
