@@ -17,7 +17,7 @@ from pathlib import Path
 from storage import Library
 from storage.models import Status
 from tests.cli.test_cli import PAPERS, make_env
-from tests.tui.helpers import make_app, plist, ready, wait_for
+from tests.tui.helpers import make_app, messages, one_paper_list, plist, ready, wait_for
 from tui.home_look import HomeFiles, HomeLook, HomeSeen
 
 SIZE = (100, 30)
@@ -68,9 +68,11 @@ async def test_keys_are_read_while_the_polls_look_at_home_hangs(
         await wait_for(pilot, home.waiting.is_set, 5)  # the poll's look, hung
         await pilot.press("j")  # read and acted on while it hangs
         await wait_for(pilot, lambda: plist(app).current.id == ids[1], 3)  # type: ignore[union-attr]
-        # meanwhile, other processes: a search saved, a paper starred
+        # meanwhile, other processes: a search saved, a paper starred, a list imported
         elsewhere(seeded_home, tmp_path, "search", "--save", "Graphs", "graph")
         elsewhere(seeded_home, tmp_path, "mark", ids[5], "starred")
+        source = one_paper_list(tmp_path / "other.jsonl", "Other Paper", "Imported by a script.")
+        elsewhere(seeded_home, tmp_path, "import", str(source))
         await pilot.pause(1.2)  # a poll more, at least
         await pilot.press("j")
         await wait_for(pilot, lambda: plist(app).current.id == ids[2], 3)  # type: ignore[union-attr]
@@ -78,7 +80,12 @@ async def test_keys_are_read_while_the_polls_look_at_home_hangs(
         assert len(home.threads) == 1  # one look at a time: no thread more each second
         assert app.session.status(ids[5]) is Status.INBOX
         assert [tab.search.name for tab in screen.view.saved] == []
+        assert len(screen.view.papers) == len(ids)
         home.go.set()  # once the share answers, the app knows what changed meanwhile
         await wait_for(pilot, lambda: app.session.status(ids[5]) is Status.STARRED, 5)
-        await wait_for(pilot, lambda: [tab.search.name for tab in screen.view.saved] == ["Graphs"], 5)
+        await wait_for(
+            pilot, lambda: [tab.search.name for tab in screen.view.saved] == ["Graphs"], 5
+        )
+        await wait_for(pilot, lambda: len(screen.view.papers) == len(ids) + 1, 5)
+        assert "Papers imported elsewhere were added." in messages(app)
     assert [t for t in home.threads if t is threading.main_thread()] == []

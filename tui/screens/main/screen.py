@@ -28,7 +28,7 @@ from storage.search.qualifiers import search_hint
 from storage.text.words import count
 from tui.commands import bindings
 from tui.ending import is_ending
-from tui.home_look import HomeLook, HomeSeen
+from tui.home_look import HomeFiles, HomeLook, HomeSeen
 from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import Persisted
 from tui.outcomes import report
@@ -334,19 +334,19 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
             try:
                 look = files.look(seen)
             finally:  # (failed, too: the next poll looks again)
-                self.app.call_from_thread(self._home_looked, look)
+                self.app.call_from_thread(self._home_looked, files, look)
 
         self.run_worker(
             work, thread=True, group="home-look", exit_on_error=False,
             description="look at HOME's files",
         )  # fmt: skip
 
-    def _home_looked(self, look: HomeLook | None) -> None:
-        """What the poll's look at HOME saw (None: it failed), taken on this thread: each
-        part let go when what it was looked against moved on meanwhile (a newer read of the
-        saved searches, other papers shown, a decision made or taken in: the next poll looks
-        again), and all of it once the app is ending."""
-        self.home_files.looking = False
+    def _home_looked(self, files: HomeFiles, look: HomeLook | None) -> None:
+        """What the poll's look at HOME (``files``) saw (None: it failed), taken on this
+        thread: each part let go when what it was looked against moved on meanwhile (a
+        newer read of the saved searches, other papers shown, a decision made or taken in:
+        the next poll looks again), and all of it once the app is ending."""
+        files.looking = False
         if look is None or is_ending(self.app) or not self.is_mounted:
             return
         seen = look.seen
