@@ -11,15 +11,25 @@ holds one thread, not one more each second); what it saw is taken on the screen'
 (``MainScreen._home_looked``), decided there as the poll decided it, and let go when the
 screen's state moved on meanwhile (``HomeSeen``: a newer read of the saved searches, other
 papers shown, a decision made): the next poll looks again, against the newer state.
+
+So is the place the cursor rested on written (``ui.json``, by the poll once the cursor has
+rested: ``MainScreen.keep_resting_place``) in a thread worker, one write at a time; the
+app's other writes of ``ui.json`` (the split, the theme, the place as the app ends) are made
+where they are asked, and every write goes through ``UiWrites``, which lets an older state
+never land over a newer one.
 """
 
 from __future__ import annotations
 
+import itertools
+import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from storage.errors import LibraryError
 from storage.files.atomic import FileSignature, signature
 from storage.files.saved_searches import SavedSearch, SavedSearches
+from storage.files.ui_state import UiState, save_ui_state
 
 if TYPE_CHECKING:
     from storage.library import Library
@@ -92,3 +102,34 @@ class HomeFiles:
         except (LibraryError, OSError) as exc:
             error = exc
         return HomeLook(seen, saved_version, saved, saved_error, papers, triage, error)
+
+
+class UiWrites:
+    """``ui.json``'s writes, each numbered when asked for (``ask``, on the screen's thread)
+    and written on any thread (``write``), one at a time: a write asked for before the last
+    one written is let go (the place a worker was writing, held by a share that hangs, then
+    written over the split changed since, or the place the app ended on)."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self._asked = itertools.count(1)
+        self._lock = threading.Lock()
+        self._written = 0
+        #: Set while a write runs in a worker (the screen thread's: one at a time).
+        self.writing = False
+
+    def ask(self) -> int:
+        """The number of a write asked for now (on the screen's thread)."""
+        return next(self._asked)
+
+    def write(self, order: int, state: UiState) -> None:
+        """Write ``state``, asked for as ``order``, unless a later one was written."""
+        with self._lock:
+            if order < self._written:
+                return
+            save_ui_state(self.home, state)
+            self._written = order
+
+    def save(self, state: UiState) -> None:
+        """Ask for a write of ``state`` and write it now, on this thread."""
+        self.write(self.ask(), state)

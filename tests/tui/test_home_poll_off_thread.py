@@ -6,6 +6,7 @@ thread. With HOME on a share that hangs (NFS, SMB, a sync client's folder whose 
 away) a stat waits until it answers, and no key was read meanwhile. The look here is a real
 one (``HomeFiles.look``) that says on which thread it ran and waits until the test lets it go
 on: a share as hung as the test needs (as ``test_pdf_poll_off_thread`` holds the PDF folder).
+So was the place the cursor rested on written (``ui.json``) by the poll: held the same way.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import threading
 from pathlib import Path
 
 from storage import Library
+from storage.files.ui_state import UiState, load_ui_state
 from storage.models import Status
 from tests.cli.test_cli import PAPERS, make_env
 from tests.tui.helpers import make_app, messages, one_paper_list, plist, ready, wait_for
-from tui.home_look import HomeFiles, HomeLook, HomeSeen
+from tui.home_look import HomeFiles, HomeLook, HomeSeen, UiWrites
 
 SIZE = (100, 30)
 
@@ -89,3 +91,56 @@ async def test_keys_are_read_while_the_polls_look_at_home_hangs(
         await wait_for(pilot, lambda: len(screen.view.papers) == len(ids) + 1, 5)
         assert "Papers imported elsewhere were added." in messages(app)
     assert [t for t in home.threads if t is threading.main_thread()] == []
+
+
+class HungWrites(UiWrites):
+    """``ui.json``'s real writes, which say on which thread they ran, and wait while ``go``
+    is clear (a hung share; at most ``HOLD_S``)."""
+
+    HOLD_S = 10.0
+
+    def __init__(self, home: Path) -> None:
+        super().__init__(home)
+        self.threads: list[threading.Thread] = []
+        self.go = threading.Event()
+        self.waiting = threading.Event()
+
+    def write(self, order: int, state: UiState) -> None:
+        self.threads.append(threading.current_thread())
+        self.waiting.set()
+        self.go.wait(self.HOLD_S)
+        self.waiting.clear()
+        super().write(order, state)
+
+
+async def test_keys_are_read_while_the_resting_place_is_written_to_a_hung_home(
+    seeded_home: Path,
+) -> None:
+    ids = [p.id for p in Library(seeded_home).papers()]
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        writes = HungWrites(seeded_home)
+        screen.ui_writes = writes
+        await pilot.press("j")
+        await wait_for(pilot, lambda: plist(app).current.id == ids[1], 3)  # type: ignore[union-attr]
+        await wait_for(pilot, writes.waiting.is_set, 5)  # rested on it: its write, hung
+        await pilot.press("j")  # read and acted on while it hangs
+        await wait_for(pilot, lambda: plist(app).current.id == ids[2], 3)  # type: ignore[union-attr]
+        await pilot.pause(2.2)  # rested on the next paper for polls more
+        assert writes.waiting.is_set()  # the keys answered before the share did
+        assert len(writes.threads) == 1  # one write at a time: no thread more each second
+        writes.go.set()  # once the share answers, the place rested on last is written
+        await wait_for(pilot, lambda: load_ui_state(seeded_home).paper == ids[2], 5)
+        assert len(writes.threads) == 2
+    assert [t for t in writes.threads if t is threading.main_thread()] == []
+
+
+def test_a_write_asked_for_before_the_last_one_written_is_let_go(tmp_path: Path) -> None:
+    """A place written in a worker, held by a hung share while the split was changed (or
+    the app ended on another place), lands after it: the newer state stays."""
+    writes = UiWrites(tmp_path)
+    older, newer = writes.ask(), writes.ask()
+    writes.write(newer, UiState(split=30, paper="newer"))
+    writes.write(older, UiState(split=50, paper="older"))
+    assert load_ui_state(tmp_path) == UiState(split=30, paper="newer")

@@ -22,7 +22,7 @@ from textual.binding import BindingType
 from textual.containers import Container
 from textual.events import Resize
 
-from storage.files.ui_state import save_ui_state
+from storage.files.ui_state import UiState
 from storage.models import Status
 from storage.search.qualifiers import search_hint
 from storage.text.words import count
@@ -90,26 +90,50 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
 
     def remember_place(self) -> None:
         """Keep the tab and the paper under the cursor for the next start (any end's: ``q``,
-        a signal, the terminal closed; see ``PapersApp.exit``)."""
-        if not self.is_mounted:  # ended before the place it was opened at was shown
-            return
+        a signal, the terminal closed; see ``PapersApp.exit``), written now."""
+        place = self._place_now()
+        if place is not None:
+            self.ui = place
+            self.ui_writes.save(place)
+
+    def _place_now(self) -> UiState | None:
+        """The place to keep, when it is not the one kept (None: it is, or the screen is
+        not up: ended before the place it was opened at was shown)."""
+        if not self.is_mounted:
+            return None
         current = self.paper_list.current
         place = replace(self.ui, tab=self.view.tab, paper=current.id if current else "")
-        if place != self.ui:
-            self.ui = place
-            save_ui_state(self.library.home, place)
+        return place if place != self.ui else None
 
     def keep_resting_place(self) -> None:
         """A poll's look at the place: once the cursor has rested on a paper for a poll, it is
         kept, so that an end no handler sees (``kill -9``, a crash, the power) opens the app
         where the user was reading, not where the last quit left it. Never while keys move
-        the cursor (one small write per rest, none per key)."""
+        the cursor (one small write per rest, none per key). Written in a thread worker (on
+        a share that hangs, a write made here held every key), one write at a time: a place
+        rested on meanwhile is written by a poll after it."""
         current = self.paper_list.current
         place = (self.view.tab, current.id) if current is not None else None
         rested = place is not None and place == self._place_seen
-        if rested and place != (self.ui.tab, self.ui.paper):
-            self.remember_place()
         self._place_seen = place
+        writes = self.ui_writes
+        if not rested or place == (self.ui.tab, self.ui.paper) or writes.writing:
+            return
+        kept = self._place_now()
+        if kept is None:
+            return
+        self.ui, writes.writing, order = kept, True, writes.ask()
+
+        def work() -> None:
+            try:
+                writes.write(order, kept)
+            finally:
+                self.app.call_from_thread(setattr, writes, "writing", False)
+
+        self.run_worker(
+            work, thread=True, group="place-write", exit_on_error=False,
+            description="keep the place",
+        )  # fmt: skip
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
