@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 
 from storage import Library
+from storage.files.saved_searches import SavedSearches
 from storage.files.ui_state import UiState, load_ui_state
 from storage.models import Status
 from tests.cli.test_cli import PAPERS, make_env
@@ -144,3 +145,46 @@ def test_a_write_asked_for_before_the_last_one_written_is_let_go(tmp_path: Path)
     writes.write(newer, UiState(split=30, paper="newer"))
     writes.write(older, UiState(split=50, paper="older"))
     assert load_ui_state(tmp_path) == UiState(split=30, paper="newer")
+
+
+class LateHome(HomeFiles):
+    """HOME's real files, whose looks that read saved searches wait, with what they read,
+    while ``go`` is clear (a share that answers the read, then holds the result's way
+    back; at most ``HOLD_S``)."""
+
+    HOLD_S = 10.0
+
+    def __init__(self, library: Library) -> None:
+        super().__init__(library)
+        self.go = threading.Event()
+        self.waiting = threading.Event()
+
+    def look(self, seen: HomeSeen) -> HomeLook:
+        look = super().look(seen)
+        if look.saved:
+            self.waiting.set()
+            self.go.wait(self.HOLD_S)
+        return look
+
+
+async def test_a_look_older_than_the_apps_own_save_leaves_its_tab(seeded_home: Path) -> None:
+    """A look read ``searches.json`` (a search saved elsewhere), then the user saved one in
+    the app and went to its tab: the look's older searches, taken after, closed that tab
+    (the Inbox shown instead) until the next poll brought it back."""
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        home = LateHome(screen.library)
+        screen.home_files = home
+        SavedSearches(seeded_home).save("Graphs", "graph")  # elsewhere
+        await wait_for(pilot, home.waiting.is_set, 5)  # read, and held on its way back
+        screen.saved_searches.save("Mine", "learning")  # as the app's own save does
+        screen.read_saved_searches()
+        mine = next(tab.name for tab in screen.view.saved if tab.search.name == "Mine")
+        screen.action_show_tab(mine)
+        assert screen.view.tab == mine
+        home.go.set()
+        await wait_for(pilot, lambda: not home.looking, 5)  # (the next look: not held)
+        await pilot.pause(1.2)
+        assert screen.view.tab == mine
+        assert [tab.search.name for tab in screen.view.saved] == ["Graphs", "Mine"]
