@@ -188,3 +188,29 @@ async def test_a_look_older_than_the_apps_own_save_leaves_its_tab(seeded_home: P
         await pilot.pause(1.2)
         assert screen.view.tab == mine
         assert [tab.search.name for tab in screen.view.saved] == ["Graphs", "Mine"]
+
+
+async def test_a_look_older_than_an_import_from_the_dialog_says_nothing(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """A look begun before the import dialog opened, held by the share until the dialog's
+    import was written and shown: papers.json had changed since the version it was begun
+    against, by the app's own hand, and the look, taken after, said the papers came from
+    elsewhere and read them again."""
+    from tests.tui.test_import_dialog import ELSEWHERE, import_typed
+
+    source = one_paper_list(tmp_path / "one.jsonl", "Quiet Paper", "Imported from the dialog.")
+    ids = [p.id for p in Library(seeded_home).papers()]
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        home = HungHome(screen.library)
+        screen.home_files = home
+        await wait_for(pilot, home.waiting.is_set, 5)  # begun, and held before its stats
+        await import_typed(pilot, source)
+        await wait_for(pilot, lambda: any(m.startswith("Imported") for m in messages(app)))
+        await wait_for(pilot, lambda: len(screen.view.papers) == len(ids) + 1)
+        home.go.set()
+        await wait_for(pilot, lambda: not home.looking, 5)
+        await pilot.pause(1.2)  # and a poll after it
+        assert ELSEWHERE not in messages(app)
