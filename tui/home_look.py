@@ -6,7 +6,7 @@ search (``searches.json``: ``papers search --save``, another window), the papers
 sync). Each is a stat, and ``searches.json`` is read when it changed; made on the screen's
 thread, a stat on a share that hangs (HOME on NFS, SMB, a sync client's folder whose server
 went away) waits until it answers, and no key was read meanwhile. ``HomeFiles.look`` makes
-them in a thread worker (``MainScreen._poll_home``), one look at a time (a share that hangs
+them in a thread worker (``MainScreen._look_at_disk``), one look at a time (a share that hangs
 holds one thread, not one more each second); what it saw is taken on the screen's thread
 (``MainScreen._home_looked``), decided there as the poll decided it, and let go when the
 screen's state moved on meanwhile (``HomeSeen``: a newer read of the saved searches, other

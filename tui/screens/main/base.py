@@ -76,7 +76,7 @@ class MainBase(AfterFrameScreen[None]):
         self._queue_kept: tuple[int, list[str]] = (-1, [])
         #: The version of papers.json the papers are (to notice another process's import).
         self.papers_version = version
-        #: HOME's files as the poll looks at them, off the screen's thread (``_poll_home``).
+        #: HOME's files as the poll looks at them, off the screen's thread (``_look_at_disk``).
         self.home_files = HomeFiles(library)
         self.keymap = keymap
         #: What the screen shows: the list, the tab bar and the pane read it.

@@ -327,21 +327,28 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
 
     def poll_disk(self) -> None:
         """Notice another process's changes (a second window, a `papers mark` script); not
-        once the app is ending (its widgets may be going). What is on disk is looked at in
-        thread workers (HOME's files: ``_poll_home``; the PDFs': ``_poll_pdfs``): a share
-        that hangs holds a stat, and made here no key was read until it answered."""
+        once the app is ending (its widgets may be going). What is on disk is looked at in a
+        thread worker (``_look_at_disk``): a share that hangs holds a stat, and made here no
+        key was read until it answered."""
         if is_ending(self.app):
             return
-        self._poll_home()
-        self._poll_pdfs()
+        self._look_at_disk()
         self.keep_resting_place()
 
-    def _poll_home(self) -> None:
-        """A saved search saved or deleted elsewhere (`papers search --save`, another
-        window), papers imported elsewhere, decisions made elsewhere: HOME's files looked at
-        in a thread worker (``tui.home_look``), one look at a time, what it saw taken here
-        (``_home_looked``)."""
-        files = self.home_files
+    def _look_at_disk(self) -> None:
+        """One look at the disk, in a thread worker, what it saw taken here (``_looked``),
+        one look at a time (a share that hangs holds one thread, not one more each second;
+        HOME's and the PDFs' in the same worker: one a second, as the poll was before).
+
+        HOME's files (``tui.home_look``): a search saved or deleted elsewhere (`papers
+        search --save`, another window), papers imported elsewhere, decisions made
+        elsewhere. The PDFs (``AppPdfs.look``): PDFs downloaded or deleted elsewhere
+        (`papers pdf`, a file manager): the rows' marks and the pane follow (one stat of the
+        folder while it does not change; when it does, it is read in a worker of its own:
+        ``scan_pdfs``), as do the failures it keeps (``pdf-failures.json``) and the texts
+        `papers pdf` read of them (their pages, ``pdf:``); not while our own download runs,
+        nor before the first scan."""
+        files, pdfs = self.home_files, self.pdfs
         if files.looking:
             return
         files.looking = True
@@ -352,25 +359,32 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         seen = HomeSeen(
             self._saved_version, self.papers_version, session.version, not ours, not session.busy
         )
+        at_pdfs = not pdfs.busy and pdfs.scanned
 
         def work() -> None:
-            look = None
+            home = folder = None
             try:
-                look = files.look(seen)
+                home = files.look(seen)
+                folder = pdfs.look() if at_pdfs else None
             finally:  # (failed, too: the next poll looks again)
-                self.app.call_from_thread(self._home_looked, files, look)
+                self.app.call_from_thread(self._looked, files, home, folder)
 
         self.run_worker(
-            work, thread=True, group="home-look", exit_on_error=False,
-            description="look at HOME's files",
+            work, thread=True, group="disk-look", exit_on_error=False,
+            description="look at the disk",
         )  # fmt: skip
 
-    def _home_looked(self, files: HomeFiles, look: HomeLook | None) -> None:
-        """What the poll's look at HOME (``files``) saw (None: it failed), taken on this
-        thread: each part let go when what it was looked against moved on meanwhile (a
-        newer read of the saved searches, other papers shown, a decision made or taken in:
-        the next poll looks again), and all of it once the app is ending."""
+    def _looked(self, files: HomeFiles, home: HomeLook | None, pdfs: DiskLook | None) -> None:
+        """What a look at the disk saw (None: that part failed, or was not made)."""
         files.looking = False
+        self._home_looked(home)
+        self._pdfs_looked(pdfs)
+
+    def _home_looked(self, look: HomeLook | None) -> None:
+        """What the poll's look at HOME saw (None: it failed), taken on this thread: each
+        part let go when what it was looked against moved on meanwhile (a newer read of the
+        saved searches, other papers shown, a decision made or taken in: the next poll looks
+        again), and all of it once the app is ending."""
         if look is None or is_ending(self.app) or not self.is_mounted:
             return
         seen = look.seen
@@ -394,35 +408,10 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         elif look.triage and seen.triage == session.version and not session.busy:
             session.queue_reload()
 
-    def _poll_pdfs(self) -> None:
-        """PDFs downloaded or deleted elsewhere (`papers pdf`, a file manager): the rows'
-        marks and the pane follow (one stat of the folder while it does not change; when it
-        does, it is read in a thread worker: ``scan_pdfs``), as do the failures it keeps
-        (``pdf-failures.json``) and the texts `papers pdf` read of them (their pages,
-        ``pdf:``). The stats are made in a thread worker too (a share that hangs holds a
-        stat: made here, no key was read until it answered), one look at a time (a share
-        that hangs holds one thread, not one more each second), what it saw taken here."""
-        pdfs = self.pdfs
-        if pdfs.busy or not pdfs.scanned or pdfs.looking:  # our own download, first scan
-            return
-        pdfs.looking = True
-
-        def work() -> None:
-            look = None
-            try:
-                look = pdfs.look()
-            finally:  # (failed, too: the next poll looks again)
-                self.app.call_from_thread(self._pdfs_looked, look)
-
-        self.run_worker(
-            work, thread=True, group="pdf-look", exit_on_error=False,
-            description="look at the PDF folder",
-        )  # fmt: skip
-
     def _pdfs_looked(self, look: DiskLook | None) -> None:
-        """What the poll's look at the disk saw (None: it failed), taken on this thread."""
+        """What the poll's look at the PDFs saw (None: it failed, or was not made), taken on
+        this thread."""
         pdfs = self.pdfs
-        pdfs.looking = False
         if look is None or pdfs.busy or is_ending(self.app) or not self.is_mounted:
             return
         if look.folder:

@@ -273,7 +273,7 @@ class SearchPart(MainBase):
     def read_saved_searches(self) -> None:
         """A tab per saved search, read again when searches.json changed: at start, and
         after the app saved, deleted or restored one (the poll of the disk, for the CLI's
-        or another window's, reads it off this thread: ``MainScreen._poll_home``)."""
+        or another window's, reads it off this thread: ``MainScreen._look_at_disk``)."""
         searches = self.saved_searches
         version = signature(searches.path)
         if version == self._saved_version:
