@@ -214,3 +214,27 @@ async def test_a_look_older_than_an_import_from_the_dialog_says_nothing(
         await wait_for(pilot, lambda: not home.looking, 5)
         await pilot.pause(1.2)  # and a poll after it
         assert ELSEWHERE not in messages(app)
+
+
+async def test_a_look_that_answers_as_the_app_ends_is_let_go(
+    seeded_home: Path, tmp_path: Path
+) -> None:
+    """A look held by the share answers once the app's end has begun (``q``, a signal): what
+    it saw changes nothing (the widgets it would redraw may be gone), and the look is let go."""
+    ids = [p.id for p in Library(seeded_home).papers()]
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        home = HungHome(screen.library)
+        screen.home_files = home
+        await wait_for(pilot, home.waiting.is_set, 5)
+        elsewhere(seeded_home, tmp_path, "search", "--save", "Graphs", "graph")
+        elsewhere(seeded_home, tmp_path, "mark", ids[5], "starred")
+        app.ending = True  # (what ``begin_ending`` sets first)
+        home.go.set()
+        await wait_for(pilot, lambda: not home.looking, 5)
+        await pilot.pause(0.3)
+        assert screen.view.saved == []
+        assert app.session.status(ids[5]) is Status.INBOX
+        assert not app.session.busy  # (no reload queued)
+        app.ending = False
