@@ -17,7 +17,7 @@ from pathlib import Path
 
 from storage import Library
 from storage.files.saved_searches import SavedSearches
-from storage.files.ui_state import UiState, load_ui_state
+from storage.files.ui_state import UI_FILE, UiState, load_ui_state
 from storage.models import Status
 from tests.cli.test_cli import PAPERS, make_env
 from tests.tui.helpers import make_app, messages, one_paper_list, plist, ready, wait_for
@@ -96,22 +96,30 @@ async def test_keys_are_read_while_the_polls_look_at_home_hangs(
 
 class HungWrites(UiWrites):
     """``ui.json``'s real writes, which say on which thread they ran, and wait while ``go``
-    is clear (a hung share; at most ``HOLD_S``)."""
+    is clear (a hung share; at most ``HOLD_S``; not the end's, on the main thread, unless
+    ``ends_too``)."""
 
     HOLD_S = 10.0
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, *, ends_too: bool = True) -> None:
         super().__init__(home)
+        #: Whether the writes made on the main thread (the end's) wait too.
+        self.ends_too = ends_too
         self.threads: list[threading.Thread] = []
         self.go = threading.Event()
         self.waiting = threading.Event()
+        self.done = threading.Event()  # (a write let go, too)
 
     def write(self, order: int, state: UiState) -> None:
         self.threads.append(threading.current_thread())
+        if not self.ends_too and self.threads[-1] is threading.main_thread():
+            super().write(order, state)
+            return
         self.waiting.set()
         self.go.wait(self.HOLD_S)
         self.waiting.clear()
         super().write(order, state)
+        self.done.set()
 
 
 async def test_keys_are_read_while_the_resting_place_is_written_to_a_hung_home(
@@ -238,3 +246,29 @@ async def test_a_look_that_answers_as_the_app_ends_is_let_go(
         assert app.session.status(ids[5]) is Status.INBOX
         assert not app.session.busy  # (no reload queued)
         app.ending = False
+
+
+async def test_the_place_is_written_as_the_app_ends_while_its_write_hangs(
+    seeded_home: Path,
+) -> None:
+    """The app quit while a worker's write of the place it rested on was held: the place was
+    taken as kept (the worker's), the end wrote nothing, and the process could end before
+    the worker did. The end writes it too; the worker's, once the share answers, is let go
+    (it was asked for before)."""
+    ids = [p.id for p in Library(seeded_home).papers()]
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await ready(pilot)
+        writes = HungWrites(seeded_home, ends_too=False)
+        screen.ui_writes = writes
+        await pilot.press("j")
+        await wait_for(pilot, writes.waiting.is_set, 5)  # rested on ids[1]: its write, hung
+        assert screen.ui.paper == ids[1]
+        await pilot.press("q")
+        await wait_for(pilot, lambda: not app.is_running, 5)
+        assert load_ui_state(seeded_home).paper == ids[1]  # written by the end
+        state = (seeded_home / UI_FILE).stat()
+        writes.go.set()  # the share answers: the worker's write, asked for before, let go
+        assert writes.done.wait(5)
+    assert (seeded_home / UI_FILE).stat() == state
+    assert len([t for t in writes.threads if t is not threading.main_thread()]) == 1

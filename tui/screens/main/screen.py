@@ -92,6 +92,8 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         """Keep the tab and the paper under the cursor for the next start (any end's: ``q``,
         a signal, the terminal closed; see ``PapersApp.exit``), written now."""
         place = self._place_now()
+        if place is None and self.is_mounted and self.ui_writes.writing:
+            place = self.ui  # (kept by a worker's write, which may not end before the app)
         if place is not None:
             self.ui = place
             self.ui_writes.save(place)
