@@ -19,7 +19,6 @@ from textual.notifications import SeverityLevel
 from textual.theme import Theme
 from textual.timer import Timer
 
-from storage.files.ui_state import save_ui_state
 from storage.library import Library
 from storage.locations import config_paths
 from storage.models import Paper
@@ -475,7 +474,7 @@ class PapersApp(App[None]):
         screen = self.main_screen
         if theme.name != screen.ui.theme:
             screen.ui = replace(screen.ui, theme=theme.name)
-            save_ui_state(self.library.home, screen.ui)
+            screen.ui_writes.save(screen.ui)
 
     def action_command_palette(self) -> None:
         """ctrl+p: the command palette, ours (``tui.screens.palette``: dismissed once)."""

@@ -12,7 +12,7 @@ runs is done once it is taken, the screen kept up (``MainBase.after_pdf_scan``).
 when it changed, after ``P``'s downloads; ``P`` reads it, and the attachments of the papers
 it would pass over, in its own worker): HOME and the folder may be on a slow or hung disk,
 and a key waited for each read. The poll's stats of the folder, of that file and of the
-texts' are made in a worker too (``look``, one at a time; ``MainScreen._poll_pdfs``). The texts
+texts' are made in a worker too (``look``, one at a time; ``MainScreen._look_at_disk``). The texts
 (``storage.cache.pdf_text``) are read by a child process (see ``extract_elsewhere``) in a
 thread worker, then loaded here for the search's worker to read.
 """
@@ -96,8 +96,6 @@ class AppPdfs:
         self.scans_started = 0
         #: Set while ``pdf-failures.json`` is read (``MainScreen.read_pdf_failures``).
         self.reading_failures = False
-        #: Set while the poll looks at the disk (``look``, in a worker: one at a time).
-        self.looking = False
         #: Set while a download or a reading of texts runs (one at a time).
         self.busy = False
         #: ``P``'s runs begun (``busy`` is the latest's), and whether its downloads began:

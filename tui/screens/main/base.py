@@ -22,6 +22,7 @@ from storage.text.sanitize import printable
 from storage.text.words import count
 from tui.commands import BY_ID, key_label, keys_for
 from tui.frames import AfterFrameScreen
+from tui.home_look import HomeFiles, UiWrites
 from tui.memory import kept_for_good, release_memory
 from tui.messages import IndexReady
 from tui.paper_view import PaperView
@@ -75,6 +76,8 @@ class MainBase(AfterFrameScreen[None]):
         self._queue_kept: tuple[int, list[str]] = (-1, [])
         #: The version of papers.json the papers are (to notice another process's import).
         self.papers_version = version
+        #: HOME's files as the poll looks at them, off the screen's thread (``_look_at_disk``).
+        self.home_files = HomeFiles(library)
         self.keymap = keymap
         #: What the screen shows: the list, the tab bar and the pane read it.
         self.view = TriageView(papers, lambda: session.state, lambda: session.version)
@@ -87,6 +90,8 @@ class MainBase(AfterFrameScreen[None]):
         self._tabs_ahead: Timer | None = None
         #: How the user left the app's look (theme, split), remembered in HOME.
         self.ui = load_ui_state(library.home)
+        #: Its writes, in the order asked for (the resting place's in a worker).
+        self.ui_writes = UiWrites(library.home)
         #: The marks a note last said wait for D (``_tell_marks_wait``).
         self._marks_told: frozenset[str] = frozenset()
         #: The tab and paper the last poll saw (``keep_resting_place``).

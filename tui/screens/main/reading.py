@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from textual import on
 
-from storage.files.ui_state import save_ui_state
 from tui.screens.main.base import MainBase
 from tui.widgets.paper_pane import PaperPane
 
@@ -37,7 +36,7 @@ class ReadingPart(MainBase):
         """Give the list ``delta`` percent more of the room (the pane the rest); remembered."""
         self.ui = self.ui.with_split(delta)
         self.apply_split()
-        save_ui_state(self.library.home, self.ui)
+        self.ui_writes.save(self.ui)
 
     def apply_split(self) -> None:
         """Size the list and the pane by the split: widths side by side, heights stacked."""

@@ -22,13 +22,13 @@ from textual.binding import BindingType
 from textual.containers import Container
 from textual.events import Resize
 
-from storage.errors import LibraryError
-from storage.files.ui_state import save_ui_state
+from storage.files.ui_state import UiState
 from storage.models import Status
 from storage.search.qualifiers import search_hint
 from storage.text.words import count
 from tui.commands import bindings
 from tui.ending import is_ending
+from tui.home_look import HomeFiles, HomeLook, HomeSeen
 from tui.key_gate import expect_screen, screen_arrived
 from tui.messages import Persisted
 from tui.outcomes import report
@@ -90,26 +90,52 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
 
     def remember_place(self) -> None:
         """Keep the tab and the paper under the cursor for the next start (any end's: ``q``,
-        a signal, the terminal closed; see ``PapersApp.exit``)."""
-        if not self.is_mounted:  # ended before the place it was opened at was shown
-            return
+        a signal, the terminal closed; see ``PapersApp.exit``), written now."""
+        place = self._place_now()
+        if place is None and self.is_mounted and self.ui_writes.writing:
+            place = self.ui  # (kept by a worker's write, which may not end before the app)
+        if place is not None:
+            self.ui = place
+            self.ui_writes.save(place)
+
+    def _place_now(self) -> UiState | None:
+        """The place to keep, when it is not the one kept (None: it is, or the screen is
+        not up: ended before the place it was opened at was shown)."""
+        if not self.is_mounted:
+            return None
         current = self.paper_list.current
         place = replace(self.ui, tab=self.view.tab, paper=current.id if current else "")
-        if place != self.ui:
-            self.ui = place
-            save_ui_state(self.library.home, place)
+        return place if place != self.ui else None
 
     def keep_resting_place(self) -> None:
         """A poll's look at the place: once the cursor has rested on a paper for a poll, it is
         kept, so that an end no handler sees (``kill -9``, a crash, the power) opens the app
         where the user was reading, not where the last quit left it. Never while keys move
-        the cursor (one small write per rest, none per key)."""
+        the cursor (one small write per rest, none per key). Written in a thread worker (on
+        a share that hangs, a write made here held every key), one write at a time: a place
+        rested on meanwhile is written by a poll after it."""
         current = self.paper_list.current
         place = (self.view.tab, current.id) if current is not None else None
         rested = place is not None and place == self._place_seen
-        if rested and place != (self.ui.tab, self.ui.paper):
-            self.remember_place()
         self._place_seen = place
+        writes = self.ui_writes
+        if not rested or place == (self.ui.tab, self.ui.paper) or writes.writing:
+            return
+        kept = self._place_now()
+        if kept is None:
+            return
+        self.ui, writes.writing, order = kept, True, writes.ask()
+
+        def work() -> None:
+            try:
+                writes.write(order, kept)
+            finally:
+                self.app.call_from_thread(setattr, writes, "writing", False)
+
+        self.run_worker(
+            work, thread=True, group="place-write", exit_on_error=False,
+            description="keep the place",
+        )  # fmt: skip
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_WIDTH, "-narrow")
@@ -303,59 +329,91 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
 
     def poll_disk(self) -> None:
         """Notice another process's changes (a second window, a `papers mark` script); not
-        once the app is ending (its widgets may be going)."""
+        once the app is ending (its widgets may be going). What is on disk is looked at in a
+        thread worker (``_look_at_disk``): a share that hangs holds a stat, and made here no
+        key was read until it answered."""
         if is_ending(self.app):
             return
-        self.read_saved_searches()  # `papers search --save` or another window
-        try:
-            # a removal of ours (its outcome reloads) or an import from the dialog (its end
-            # reloads): papers.json changes by our hand, not another process's
-            ours = self.session.changing_papers or self.importing
-            if not ours and self.library.papers_changed_since(self.papers_version):
-                self.detail.set_welcome("", "")  # of the sample: `papers import` did as it says
-                self.reload_papers("Papers imported elsewhere were added.")
-            elif not self.session.busy and self.library.triage_changed_on_disk():
-                self.session.queue_reload()
-        except (LibraryError, OSError) as exc:  # reported once: a damaged version is not
-            self.notify(  # "changed" again until someone changes it
-                f"{exc} The app goes on with what it loaded.",
+        self._look_at_disk()
+        self.keep_resting_place()
+
+    def _look_at_disk(self) -> None:
+        """One look at the disk, in a thread worker, what it saw taken here (``_looked``),
+        one look at a time (a share that hangs holds one thread, not one more each second;
+        HOME's and the PDFs' in the same worker: one a second, as the poll was before).
+
+        HOME's files (``tui.home_look``): a search saved or deleted elsewhere (`papers
+        search --save`, another window), papers imported elsewhere, decisions made
+        elsewhere. The PDFs (``AppPdfs.look``): PDFs downloaded or deleted elsewhere
+        (`papers pdf`, a file manager): the rows' marks and the pane follow (one stat of the
+        folder while it does not change; when it does, it is read in a worker of its own:
+        ``scan_pdfs``), as do the failures it keeps (``pdf-failures.json``) and the texts
+        `papers pdf` read of them (their pages, ``pdf:``); not while our own download runs,
+        nor before the first scan."""
+        files, pdfs = self.home_files, self.pdfs
+        if files.looking:
+            return
+        files.looking = True
+        session = self.session
+        # a removal of ours (its outcome reloads) or an import from the dialog (its end
+        # reloads): papers.json changes by our hand, not another process's
+        ours = session.changing_papers or self.importing
+        seen = HomeSeen(
+            self._saved_version, self.papers_version, session.version, not ours, not session.busy
+        )
+        at_pdfs = not pdfs.busy and pdfs.scanned
+
+        def work() -> None:
+            home = folder = None
+            try:
+                home = files.look(seen)
+                folder = pdfs.look() if at_pdfs else None
+            finally:  # (failed, too: the next poll looks again)
+                self.app.call_from_thread(self._looked, files, home, folder)
+
+        self.run_worker(
+            work, thread=True, group="disk-look", exit_on_error=False,
+            description="look at the disk",
+        )  # fmt: skip
+
+    def _looked(self, files: HomeFiles, home: HomeLook | None, pdfs: DiskLook | None) -> None:
+        """What a look at the disk saw (None: that part failed, or was not made)."""
+        files.looking = False
+        self._home_looked(home)
+        self._pdfs_looked(pdfs)
+
+    def _home_looked(self, look: HomeLook | None) -> None:
+        """What the poll's look at HOME saw (None: it failed), taken on this thread: each
+        part let go when what it was looked against moved on meanwhile (a newer read of the
+        saved searches, other papers shown, a decision made or taken in: the next poll looks
+        again), and all of it once the app is ending."""
+        if look is None or is_ending(self.app) or not self.is_mounted:
+            return
+        seen = look.seen
+        if seen.saved == self._saved_version:
+            self.take_saved_searches(look.saved_version, look.saved, look.saved_error)
+        session = self.session
+        if look.error is not None:  # reported once: a damaged version is not "changed"
+            self.notify(  # again until someone changes it
+                f"{look.error} The app goes on with what it loaded.",
                 title="Library file",
                 severity="error",
                 timeout=20,
                 markup=False,
             )
-        self._poll_pdfs()
-        self.keep_resting_place()
-
-    def _poll_pdfs(self) -> None:
-        """PDFs downloaded or deleted elsewhere (`papers pdf`, a file manager): the rows'
-        marks and the pane follow (one stat of the folder while it does not change; when it
-        does, it is read in a thread worker: ``scan_pdfs``), as do the failures it keeps
-        (``pdf-failures.json``) and the texts `papers pdf` read of them (their pages,
-        ``pdf:``). The stats are made in a thread worker too (a share that hangs holds a
-        stat: made here, no key was read until it answered), one look at a time (a share
-        that hangs holds one thread, not one more each second), what it saw taken here."""
-        pdfs = self.pdfs
-        if pdfs.busy or not pdfs.scanned or pdfs.looking:  # our own download, first scan
-            return
-        pdfs.looking = True
-
-        def work() -> None:
-            look = None
-            try:
-                look = pdfs.look()
-            finally:  # (failed, too: the next poll looks again)
-                self.app.call_from_thread(self._pdfs_looked, look)
-
-        self.run_worker(
-            work, thread=True, group="pdf-look", exit_on_error=False,
-            description="look at the PDF folder",
-        )  # fmt: skip
+        elif look.papers:
+            if seen.papers == self.papers_version and not (
+                session.changing_papers or self.importing
+            ):
+                self.detail.set_welcome("", "")  # of the sample: `papers import` did as it says
+                self.reload_papers("Papers imported elsewhere were added.")
+        elif look.triage and seen.triage == session.version and not session.busy:
+            session.queue_reload()
 
     def _pdfs_looked(self, look: DiskLook | None) -> None:
-        """What the poll's look at the disk saw (None: it failed), taken on this thread."""
+        """What the poll's look at the PDFs saw (None: it failed, or was not made), taken on
+        this thread."""
         pdfs = self.pdfs
-        pdfs.looking = False
         if look is None or pdfs.busy or is_ending(self.app) or not self.is_mounted:
             return
         if look.folder:

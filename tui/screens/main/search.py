@@ -271,8 +271,9 @@ class SearchPart(MainBase):
         return SavedSearches(self.library.home, self.library.lock)
 
     def read_saved_searches(self) -> None:
-        """A tab per saved search, read again when searches.json changed (at start, then on
-        every poll of the disk: the CLI may have saved or deleted one)."""
+        """A tab per saved search, read again when searches.json changed: at start, and
+        after the app saved, deleted or restored one (the poll of the disk, for the CLI's
+        or another window's, reads it off this thread: ``MainScreen._look_at_disk``)."""
         searches = self.saved_searches
         version = signature(searches.path)
         if version == self._saved_version:
@@ -280,10 +281,26 @@ class SearchPart(MainBase):
         try:
             saved = searches.all()
         except (LibraryError, OSError) as exc:
-            if version != self._saved_problem:
+            self.take_saved_searches(version, None, exc)
+            return
+        self.take_saved_searches(version, saved)
+
+    def take_saved_searches(
+        self,
+        version: FileSignature | None,
+        saved: list[SavedSearch] | None,
+        error: LibraryError | OSError | None = None,
+    ) -> None:
+        """The tabs of the saved searches read (``read_saved_searches``, or the poll's look
+        off this thread: ``tui.home_look``) from ``searches.json``'s ``version``; ``error``:
+        it could not be read, and the tabs stay."""
+        if version == self._saved_version:
+            return
+        if error is not None or saved is None:
+            if error is not None and version != self._saved_problem:
                 self._saved_problem = version
                 self.notify(
-                    f"{exc} The saved searches' tabs stay as they were.",
+                    f"{error} The saved searches' tabs stay as they were.",
                     title="Saved searches",
                     severity="error",
                     timeout=15,
