@@ -367,32 +367,36 @@ def _comma_mended(name: str, raw: str, mended: list[str]) -> list[tuple[str, str
     """A field as written, or the fields a missing comma ran together (``title = {A}`` and
     the next line's ``author = {B}``: bibtexparser gives the title ``{A} author = {B}``),
     each named in ``mended``. Only a value whose first part is delimited whole (braces or
-    quotes) is cut: a title's text that holds "x = y" is kept as it is."""
+    quotes) is cut: a title's text that holds "x = y" is kept as it is. One pass, however
+    many fields ran together (one call a field ran out of stack past a thousand)."""
     text = raw.strip()
-    if not text or text[0] not in '{"':
-        return [(name, raw)]
-    end = _delimited_end(text)
-    if end is None or end == len(text):
-        return [(name, raw)]
-    found = _NEXT_FIELD.match(text, end)
-    if found is None:
-        return [(name, raw)]
-    mended.append(found.group(1).casefold())
-    rest = text[found.end() :]
-    return [(name, text[:end]), *_comma_mended(found.group(1).casefold(), rest, mended)]
+    out: list[tuple[str, str]] = []
+    at = 0
+    while at < len(text) and text[at] in '{"':
+        end = _delimited_end(text, at)
+        found = _NEXT_FIELD.match(text, end) if end is not None and end < len(text) else None
+        if found is None:
+            break
+        out.append((name, text[at:end]))
+        name = found.group(1).casefold()
+        mended.append(name)
+        at = found.end()
+    return [*out, (name, text[at:] if out else raw)]
 
 
-def _delimited_end(text: str) -> int | None:
-    """Where the braced or quoted value at the start of ``text`` ends (None: it does not)."""
-    if text[0] == "{":
+def _delimited_end(text: str, start: int = 0) -> int | None:
+    """Where the braced or quoted value at ``start`` in ``text`` ends (None: it does not)."""
+    if text[start] == "{":
         depth = 0
-        for i, ch in enumerate(text):
+        for i in range(start, len(text)):
+            ch = text[i]
             depth += 1 if ch == "{" else -1 if ch == "}" else 0
             if depth == 0:
                 return i + 1
         return None
     depth = 0
-    for i, ch in enumerate(text[1:], start=1):
+    for i in range(start + 1, len(text)):
+        ch = text[i]
         if ch == "{":
             depth += 1
         elif ch == "}":
@@ -574,6 +578,14 @@ def _unread(block: Any, line: int, *, cut: bool) -> str:
     return f"line {line}: not a BibTeX entry: {shown}"
 
 
+def _names(names: list[str]) -> str:
+    """Fields named in a warning: the first ``_NAMED``, each once and cut at 40 characters
+    (a name may run to thousands), then how many more."""
+    once = [*dict.fromkeys(names)]
+    more = f" and {len(once) - _NAMED:,} more" if len(once) > _NAMED else ""
+    return ", ".join(n if len(n) <= 40 else f"{n[:40]}…" for n in once[:_NAMED]) + more
+
+
 def read_bibtex(text: str, path: Path) -> ReadResult:
     """Every entry of a BibTeX file as a record (see the module)."""
     import bibtexparser
@@ -642,18 +654,17 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
         if entry.strays:
             result.warnings.append(
                 f"{path}: record {entry.number}: {entry.label}: an unmatched }} in "
-                f"{', '.join(entry.strays[:_NAMED])} was taken out, and the fields after it read"
+                f"{_names(entry.strays)} was taken out, and the fields after it read"
             )
         if entry.mended:
             result.warnings.append(
                 f"{path}: record {entry.number}: {entry.label}: a comma is missing before "
-                f"{', '.join(entry.mended[:_NAMED])}: read as fields of their own"
+                f"{_names(entry.mended)}: read as fields of their own"
             )
         if entry.repeated:
             result.warnings.append(
-                f"{path}: record {entry.number}: {entry.label}: "
-                f"{', '.join([*dict.fromkeys(entry.repeated)][:_NAMED])} written twice: "
-                "the first read"
+                f"{path}: record {entry.number}: {entry.label}: {_names(entry.repeated)} "
+                "written twice: the first read"
             )
         try:
             fields = _fields(entry, lent.fields_of(entries, index), ours)
