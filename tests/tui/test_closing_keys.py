@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.text import Text
 from textual.widgets import Label
 
 from storage import Library
@@ -255,3 +256,22 @@ async def test_a_closing_key_set_to_its_lists_own_key_closes_the_dialog(
         await wait_for(pilot, lambda: type(app.screen).__name__ == kind)
         await pilot.press(key)
         await wait_for(pilot, lambda: app.screen is screen)
+
+
+def test_a_dialogs_footer_keeps_its_other_keys_when_its_closing_keys_do_not_fit() -> None:
+    """``similar = "一,丁,…"`` (a thousand keys): the closing entry, every key that closes the
+    dialog, is wider than the line and goes, and the footer was blank, though "Enter Go to
+    it" fits (its narrowing took the entries out of the list it then looked for one in)."""
+    many = ",".join(chr(0x4E00 + i) for i in range(1000))
+    for keymap in ({"similar": many}, {"similar_close": f"escape,{many[:400]}"}):
+        bar = KeyBar(keymap)
+        bar.scope = "similar"
+        assert footer_text(bar.line(120)) == "Enter Go to it", keymap
+    bar = KeyBar({})
+    bar.scope = "similar"
+    assert footer_text(bar.line(120)) == "esc q m Close  Enter Go to it  j Down  k Up"
+
+
+def footer_text(markup: str) -> str:
+    """A footer's line without its markup."""
+    return str(Text.from_markup(markup))
