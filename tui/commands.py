@@ -269,17 +269,18 @@ def bound_keys(command: Command, keymap: Mapping[str, str]) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def opener_keys(scope: str, keymap: Mapping[str, str]) -> dict[str, Command]:
-    """The keys that close the dialog ``scope`` as its opener's (``bound_keys``), not as a
-    closing command's own, each with the command they run. The dialog takes them before its
-    focused widget (``tui.screens.closing``): a list's or a scroll's own key (Home, End,
-    PageUp: free on the main screen once remapped there) took them first, and the dialog
-    its footer said they closed stayed."""
+def closing_commands(scope: str, keymap: Mapping[str, str]) -> dict[str, Command]:
+    """Every key that closes the dialog ``scope`` (``closing_keys``: its closing commands' own
+    and their openers'), each with the command it runs. The dialog takes them before its
+    focused widget (``tui.screens.closing``): a list's or a scroll's own key took them first,
+    and the dialog its footer said they closed stayed: an opener's (Home, End, PageUp: free
+    on the main screen once remapped there), and a closing command's own as set
+    (``similar_close = "escape,down"``: ↓ went to the next paper)."""
     found: dict[str, Command] = {}
     for command in COMMANDS:
-        if command.scope == scope and closes(command) and command.opener:
-            own = keys_for(command, keymap)
-            found.update((k, command) for k in bound_keys(command, keymap) if k not in own)
+        if command.scope == scope and closes(command):
+            for key in bound_keys(command, keymap):
+                found.setdefault(key, command)
     return found
 
 

@@ -255,21 +255,27 @@ def _key_problem(command_id: str, value: object) -> str:
     from tui.keys import normalise_key, typed_in_field
 
     if command_id not in BY_ID:
-        return f"{command_id}: no such command (the help screen lists their ids)"
+        return f"{_cut(command_id)}: no such command (the help screen lists their ids)"
     default = f"it keeps its default keys ({_default_keys(command_id)})"
-    setting = f"{command_id} = {toml(value)}"
+    setting = f"{command_id} = {_cut(toml(value))}"
     if not isinstance(value, str):
         return f'{setting}: a key is written in quotes ({command_id} = "f"); {default}'
     if not value.replace(",", "").strip():
         return f"{setting}: no key given; {default}"
     for key in value.split(","):
         if key.strip() and normalise_key(key) is None:
-            return f"{setting}: {toml(key.strip())} is not a key name; {default}"
+            return f"{setting}: {_cut(toml(key.strip()))} is not a key name; {default}"
     if BY_ID[command_id].scope == "search":  # the box's own: a letter there is typed
         for key in value.split(","):
             if key.strip() and typed_in_field(key):
-                return f"{setting}: {toml(key.strip())} is typed in the search box; {default}"
+                return f"{setting}: {_cut(toml(key.strip()))} is typed in the search box; {default}"
     return ""
+
+
+def _cut(text: str, most: int = 80) -> str:
+    """A setting's name or value in a warning, cut past ``most`` characters: a thousand keys
+    in one value, or a key of thousands of letters, made a toast over the whole screen."""
+    return text if len(text) <= most else f"{text[: most - 1]}…"
 
 
 def _former_default(command_id: str, keys: str) -> bool:

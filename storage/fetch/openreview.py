@@ -66,6 +66,7 @@ from storage.sources.decisions import (
     ACCEPTED,
     DECISION_PENDING,
     DESK_REJECTED,
+    NOT_ACCEPTED,
     REJECTED,
     UNDER_REVIEW,
     WITHDRAWN,
@@ -541,7 +542,10 @@ def _add_page(
         statuses.append(shaped[1])
         # (v1's accepted notes, and v2's naming their venue alone, "COLM", are Accepted too)
         unsaid += (
-            api.version == 2 and shaped[1] == ACCEPTED_UNSAID and not _says_venue(note["content"])
+            api.version == 2
+            and shaped[1] == ACCEPTED_UNSAID
+            and not _says_venue(note["content"])
+            and "decision" not in shaped[0]  # (one read says Accepted too)
         )
     add_items(result, items, len(result.records) + len(result.errors) + 1, statuses)
     return repeated, unsaid
@@ -608,7 +612,12 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
     elif decision and (status in _UNDECIDED or (status is None and not _says_venue(content))):
         # the decision reply says what the note does not (yet): no venue, or still under review
         item["decision"] = decision
-        status = REJECTED if "reject" in decision.casefold() else None
+        if "reject" in decision.casefold():
+            status = REJECTED
+        elif status is None and status_word(decision) not in NOT_ACCEPTED:
+            status = accepted_status(decision)  # accepted: a bare "Accept" too, as on v1
+        else:
+            status = None  # (the decision's, as the reader reads it)
     elif status is None and not _says_venue(content):
         # an accepted paper (the query's venue id) whose note says no venue, and whose
         # decision reply, if any, was not read (without --reviews): accepted, at least

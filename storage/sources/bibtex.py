@@ -47,11 +47,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
+from storage.caps import MAX_NOTE_CHARS
 from storage.errors import SourceError
 from storage.sources import bibtex_dialects as dialects
 from storage.sources.authors import ended_with_et_al, flat_name, parted
 from storage.sources.bibtex_crossref import lending
-from storage.sources.bibtex_mend import Mended, cut_short, mend_entry, starts_entry, value_runs_on
+from storage.sources.bibtex_mend import (
+    Mended,
+    comma_mended,
+    cut_short,
+    mend_entry,
+    runs_together,
+    starts_entry,
+    value_runs_on,
+)
 from storage.sources.citation import entry_type
 from storage.sources.fields import BadField, keywords_before_tags, without_tags
 from storage.sources.links import extract_github_links
@@ -312,6 +321,9 @@ class _Entry:
     repeated: list[str] = field(default_factory=list)
     #: The fields an unmatched ``}`` was taken out of, the entry read whole (a warning).
     strays: list[str] = field(default_factory=list)
+    #: Its notes as written, where together they ran past ``MAX_NOTE_CHARS`` and were cut
+    #: (a warning; the repositories they link are still the paper's code).
+    whole_notes: str = ""
 
     @property
     def label(self) -> str:
@@ -336,8 +348,8 @@ def _entry_of(
     repeated: list[str] = []
     for name_written, raw in written:
         name = name_written.strip().casefold()
-        run_together = _CLOSED_THEN_FIELD.search(raw) is not None  # rare: C, not Python
-        for one, value in _comma_mended(name, raw, mended) if run_together else ((name, raw),):
+        run_together = runs_together(raw)  # rare: C, not Python
+        for one, value in comma_mended(name, raw, mended) if run_together else ((name, raw),):
             if one in fields and one not in dialects.NOTES:  # a field written twice: the first,
                 repeated.append(one)  # and a warning
                 continue
@@ -350,56 +362,15 @@ def _entry_of(
                 notes.setdefault(one, []).append(read)
             else:
                 fields[one] = read
+    whole = ""
     for name, texts in notes.items():  # (a blank line between them)
         fields[name] = "\n\n".join(t for t in texts if t.strip()) or texts[0]
+        if len(texts) > 1 and len(fields[name]) > MAX_NOTE_CHARS:  # Zotero's, one a note:
+            whole, fields[name] = fields[name], fields[name][: MAX_NOTE_CHARS - 1] + "…"
     kind = kind.strip().casefold()
-    return _Entry(number, line, key.strip(), kind, fields, problem, mended, repeated)
-
-
-#: Where a value delimited whole is followed by the next field (``{A}\n  author = {B}``):
-#: the comma between them is missing.
-_NEXT_FIELD = re.compile(r"\s+([A-Za-z][\w-]*)\s*=\s*(?=[{\"\w])")
-#: What a value with a missing comma holds somewhere: a closing delimiter, then a field.
-_CLOSED_THEN_FIELD = re.compile(r"[}\"]\s+[A-Za-z][\w-]*\s*=\s*[{\"\w]")
-
-
-def _comma_mended(name: str, raw: str, mended: list[str]) -> list[tuple[str, str]]:
-    """A field as written, or the fields a missing comma ran together (``title = {A}`` and
-    the next line's ``author = {B}``: bibtexparser gives the title ``{A} author = {B}``),
-    each named in ``mended``. Only a value whose first part is delimited whole (braces or
-    quotes) is cut: a title's text that holds "x = y" is kept as it is."""
-    text = raw.strip()
-    if not text or text[0] not in '{"':
-        return [(name, raw)]
-    end = _delimited_end(text)
-    if end is None or end == len(text):
-        return [(name, raw)]
-    found = _NEXT_FIELD.match(text, end)
-    if found is None:
-        return [(name, raw)]
-    mended.append(found.group(1).casefold())
-    rest = text[found.end() :]
-    return [(name, text[:end]), *_comma_mended(found.group(1).casefold(), rest, mended)]
-
-
-def _delimited_end(text: str) -> int | None:
-    """Where the braced or quoted value at the start of ``text`` ends (None: it does not)."""
-    if text[0] == "{":
-        depth = 0
-        for i, ch in enumerate(text):
-            depth += 1 if ch == "{" else -1 if ch == "}" else 0
-            if depth == 0:
-                return i + 1
-        return None
-    depth = 0
-    for i, ch in enumerate(text[1:], start=1):
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth = max(0, depth - 1)
-        elif ch == '"' and depth == 0:
-            return i + 1
-    return None
+    entry = _Entry(number, line, key.strip(), kind, fields, problem, mended, repeated)
+    entry.whole_notes = whole
+    return entry
 
 
 _URL_COMMAND: Final = re.compile(r"^\\(?:url|href)\s*\{([^{}]*)\}")
@@ -526,9 +497,10 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     out["bib_note"], out["code"] = _note(fields)
     # the user's: the note in ``annote`` and the tags Mendeley and we name among the keywords
     out["note"] = _users_note(fields)
-    if not ours and "github" in out["note"].lower():  # Zotero's notes: arXiv's "Comment: …
+    notes = _users_note({"annote": entry.whole_notes}) if entry.whole_notes else out["note"]
+    if not ours and "github" in notes.lower():  # Zotero's notes: arXiv's "Comment: …
         # Code at https://github.com/…", as its RIS's ``N1`` (ours says its links apart)
-        out["code"] = " ".join([out["code"], *extract_github_links(out["note"])]).strip()
+        out["code"] = " ".join([out["code"], *extract_github_links(notes)]).strip()
     out["tags"] = _readable(fields.get("mendeley-tags", ""))
     out["keywords"] = (keywords_before_tags if ours else without_tags)(out["keywords"], out["tags"])
     groups = _readable(fields.get("groups", ""))  # JabRef's groups, our export's lists
@@ -572,6 +544,14 @@ def _unread(block: Any, line: int, *, cut: bool) -> str:
         )
     shown = (first_line(raw, 60) or raw[:60]).strip()
     return f"line {line}: not a BibTeX entry: {shown}"
+
+
+def _names(names: list[str]) -> str:
+    """Fields named in a warning: the first ``_NAMED``, each once and cut at 40 characters
+    (a name may run to thousands), then how many more."""
+    once = [*dict.fromkeys(names)]
+    more = f" and {len(once) - _NAMED:,} more" if len(once) > _NAMED else ""
+    return ", ".join(n if len(n) <= 40 else f"{n[:40]}…" for n in once[:_NAMED]) + more
 
 
 def read_bibtex(text: str, path: Path) -> ReadResult:
@@ -642,18 +622,23 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
         if entry.strays:
             result.warnings.append(
                 f"{path}: record {entry.number}: {entry.label}: an unmatched }} in "
-                f"{', '.join(entry.strays[:_NAMED])} was taken out, and the fields after it read"
+                f"{_names(entry.strays)} was taken out, and the fields after it read"
             )
         if entry.mended:
             result.warnings.append(
                 f"{path}: record {entry.number}: {entry.label}: a comma is missing before "
-                f"{', '.join(entry.mended[:_NAMED])}: read as fields of their own"
+                f"{_names(entry.mended)}: read as fields of their own"
+            )
+        if entry.whole_notes:  # (as Zotero's other exports are read: ``zotero_api.attach``)
+            result.warnings.append(
+                f"{path}: record {entry.number}: {entry.label}: its notes are "
+                f"{len(entry.whole_notes):,} characters long: the first {MAX_NOTE_CHARS:,} "
+                "kept as its note"
             )
         if entry.repeated:
             result.warnings.append(
-                f"{path}: record {entry.number}: {entry.label}: "
-                f"{', '.join([*dict.fromkeys(entry.repeated)][:_NAMED])} written twice: "
-                "the first read"
+                f"{path}: record {entry.number}: {entry.label}: {_names(entry.repeated)} "
+                "written twice: the first read"
             )
         try:
             fields = _fields(entry, lent.fields_of(entries, index), ours)

@@ -16,6 +16,9 @@ The entry's own end is a brace after which no field, no ``#`` and no rest of a v
 ``year = 2020},``), two inside one (``{Alpha Be}}ta}``) and one before one (``journal =}
 {J}``) are taken out too.
 
+Fields a missing comma ran together (``title = {A}`` and the next line's ``author = {B}``,
+read by bibtexparser as one value) are read apart too (``comma_mended``).
+
 Linear in the entry's text; pure standard library.
 """
 
@@ -25,7 +28,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-__all__ = ["Mended", "cut_short", "mend_entry", "starts_entry", "value_runs_on"]
+__all__ = [
+    "Mended",
+    "comma_mended",
+    "cut_short",
+    "mend_entry",
+    "runs_together",
+    "starts_entry",
+    "value_runs_on",
+]
 
 #: A field's name, as BibTeX and biblatex write them.
 _NAME: Final = r"[A-Za-z_][\w:.+-]*"
@@ -225,3 +236,59 @@ def _ends_value(text: str, pos: int) -> bool:
     if end.group().rstrip().endswith(("}", ")")):
         return _FIELD_AFTER.match(text, end.end()) is None
     return True
+
+
+#: Where a value delimited whole is followed by the next field (``{A}\n  author = {B}``):
+#: the comma between them is missing.
+_NEXT_FIELD = re.compile(r"\s+([A-Za-z][\w-]*)\s*=\s*(?=[{\"\w])")
+#: What a value with a missing comma holds somewhere: a closing delimiter, then a field.
+_CLOSED_THEN_FIELD = re.compile(r"[}\"]\s+[A-Za-z][\w-]*\s*=\s*[{\"\w]")
+
+
+def runs_together(raw: str) -> bool:
+    """Whether a field's value as written may hold the next field, its comma missing (rare:
+    C, not Python, looks first)."""
+    return _CLOSED_THEN_FIELD.search(raw) is not None
+
+
+def comma_mended(name: str, raw: str, mended: list[str]) -> list[tuple[str, str]]:
+    """A field as written, or the fields a missing comma ran together (``title = {A}`` and
+    the next line's ``author = {B}``: bibtexparser gives the title ``{A} author = {B}``),
+    each named in ``mended``. Only a value whose first part is delimited whole (braces or
+    quotes) is cut: a title's text that holds "x = y" is kept as it is. One pass, however
+    many fields ran together (one call a field ran out of stack past a thousand)."""
+    text = raw.strip()
+    out: list[tuple[str, str]] = []
+    at = 0
+    while at < len(text) and text[at] in '{"':
+        end = _delimited_end(text, at)
+        found = _NEXT_FIELD.match(text, end) if end is not None and end < len(text) else None
+        if found is None:
+            break
+        out.append((name, text[at:end]))
+        name = found.group(1).casefold()
+        mended.append(name)
+        at = found.end()
+    return [*out, (name, text[at:] if out else raw)]
+
+
+def _delimited_end(text: str, start: int = 0) -> int | None:
+    """Where the braced or quoted value at ``start`` in ``text`` ends (None: it does not)."""
+    if text[start] == "{":
+        depth = 0
+        for i in range(start, len(text)):
+            ch = text[i]
+            depth += 1 if ch == "{" else -1 if ch == "}" else 0
+            if depth == 0:
+                return i + 1
+        return None
+    depth = 0
+    for i in range(start + 1, len(text)):
+        ch = text[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif ch == '"' and depth == 0:
+            return i + 1
+    return None

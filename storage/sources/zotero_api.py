@@ -422,6 +422,10 @@ def attach(
         fields["file"] = file_field(local)
     if web and not fields.get("pdf"):
         fields["pdf"] = web
+    if "github" in note.lower():  # arXiv's comment, a note of Zotero's ("Comment: … Code at
+        # https://github.com/…"), or the user's: its repositories, as a RIS's ``N1`` gives
+        # them; those of the notes past the cap too
+        fields["code"] = f"{fields.get('code') or ''} {' '.join(extract_github_links(note))}"
     if len(note) > MAX_NOTE_CHARS:
         result.warnings.append(
             f"{result.source}: record {number}: its notes are {len(note):,} characters long: "
@@ -430,9 +434,6 @@ def attach(
         note = note[: MAX_NOTE_CHARS - 1] + "…"
     if note:
         fields["note"] = note
-    if "github" in note.lower():  # arXiv's comment, a note of Zotero's ("Comment: … Code at
-        # https://github.com/…"), or the user's: its repositories, as a RIS's ``N1`` gives them
-        fields["code"] = f"{fields.get('code') or ''} {' '.join(extract_github_links(note))}"
 
 
 def left_out(

@@ -91,3 +91,38 @@ def test_a_v1_note_whose_venue_and_decision_name_no_presentation_is_accepted(
     first = listed[made[0].title]
     assert first["extra"]["ratings"] == "7, 5" and first["extra"]["rating"] == 6.0, first
     assert first["extra"]["pdf"].endswith(".pdf") and first["authors"] == made[0].authors
+
+
+def test_a_v2_note_that_names_no_venue_is_accepted_by_a_plain_accept_too(
+    services: tuple[Services, str], env
+) -> None:
+    """Accepted notes of v2 that name no venue (none, empty, not text, still "Submitted to
+    …"), whose decision reply says a bare "Accept": without ``--reviews`` they were Accepted
+    (with a line saying so), and ``--reviews`` made them "Accept", a status of its own in
+    the stats; v1's like them are Accepted (``openreview_v1.fate``). They stay Accepted now,
+    and no line says their decisions were not read; a decision naming a presentation still
+    gives it."""
+    found, _ = services
+    made = shapes.made_up(6, seed=125, fate="")
+    venue = shapes.v2_venue(made, COLM24)
+    venues: list[object] = [None, {"value": ""}, {"value": ["COLM"]}, {"value": 12}]
+    venues += [{"value": "Submitted to COLM"}, None]
+    said = ["Accept", "Accept", "Accept", "Accept", "Accept", "Accept (Oral)"]
+    for note, venue_value, decision in zip(venue.notes, venues, said, strict=True):
+        note["content"].pop("venue", None)
+        if venue_value is not None:
+            note["content"]["venue"] = venue_value
+        for reply in venue.replies[note["id"]]:
+            if any(i.endswith("/-/Decision") for i in reply["invitations"]):
+                reply["content"]["decision"] = {"value": decision}
+    found.v2[COLM24] = venue
+    done = papers(env, "fetch", "colm2024")
+    assert done.returncode == 0, done.stderr
+    assert "6 accepted paper(s)" in done.stderr, done.stderr
+    assert set(_statuses(env).values()) == {"Accepted"}
+    done = papers(env, "fetch", "colm2024", "--reviews")
+    assert done.returncode == 0, done.stderr
+    assert "name no venue" not in done.stderr, done.stderr
+    statuses = _statuses(env)
+    assert [statuses[m.title] for m in made] == ["Accepted"] * 5 + ["Oral"]
+    assert _accepted(env) == {m.title for m in made}

@@ -109,3 +109,30 @@ def nested_config(home: Path, depth: int = 600) -> Path:
     path = home / "config.toml"
     path.write_text("x = " + "[" * depth + "]" * depth + "\n", encoding="ascii")
     return path
+
+
+def run_together_fields(folder: Path, fields: int = 3000) -> Bomb:
+    """An entry of ``fields`` fields with no comma between them (each read apart, the
+    missing commas said), beside a sound one: the one call a field ran out of stack past a
+    thousand, an internal error that imported nothing."""
+    run = "".join(f"\n  f{i} = {{v{i}}}" for i in range(fields))
+    entries = [
+        f"@article{{run, title = {{Fields Run Together}}, year = {{2020}}, note = {{x}}{run}\n}}",
+        "@article{ok, title = {A Sound Paper}, year = 2024}",
+    ]
+    path = folder / "run-together.bib"
+    path.write_text("\n".join(entries) + "\n", encoding="ascii")
+    return Bomb(path, 2, ("a comma is missing before f0, f1", f"and {fields - 5:,} more"))
+
+
+def long_field_names(folder: Path, length: int = 100_000) -> Bomb:
+    """Field names ``length`` letters long, one written twice, one after a missing comma:
+    each warning named them whole, a line of 200,000 characters."""
+    name = "f" * length
+    entries = [
+        f"@article{{twice, title = {{Named Twice}}, {name} = {{a}}, {name} = {{b}}}}",
+        f"@article{{mended, title = {{Mended}}, year = {{2020}}\n  {'g' * length} = {{c}}}}",
+    ]
+    path = folder / "long-names.bib"
+    path.write_text("\n".join(entries) + "\n", encoding="ascii")
+    return Bomb(path, 2, ("f" * 40 + "… written twice", "missing before " + "g" * 40 + "…"))

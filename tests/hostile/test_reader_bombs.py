@@ -111,6 +111,16 @@ def test_csv_rows_ending_in_a_bare_cr(tmp_path: Path) -> None:
     assert titles == [f"Paper {i}" for i in range(10)]
 
 
+def test_thousands_of_fields_run_together_are_read_apart(tmp_path: Path) -> None:
+    check(bombs.run_together_fields(tmp_path), tmp_path / "home")
+    run = next(p for p in Library(tmp_path / "home").papers() if p.title.startswith("Fields"))
+    assert run.fact("year") == 2020
+
+
+def test_fields_named_at_length_are_cut_in_their_warnings(tmp_path: Path) -> None:
+    check(bombs.long_field_names(tmp_path), tmp_path / "home")
+
+
 def test_a_config_nested_600_deep_is_reported_and_ignored(tmp_path: Path) -> None:
     path = bombs.nested_config(tmp_path / "home")
     assert path.stat().st_size == 1205

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from rich.text import Text
 from textual.widgets import Label
 
 from storage import Library
@@ -219,3 +220,58 @@ async def test_a_remapped_opener_closes_its_dialog_over_its_lists_own_key(
         await pilot.press("end")
         await wait_for(pilot, lambda: app.screen is screen)
         assert not dialog.is_attached
+
+
+#: A list dialog: the key that opens it, its kind, its closing command set with a key its
+#: list binds itself (the arrows, Home, End, PageDown), and that key.
+OWN_KEYS = [
+    ("m", "SimilarScreen", "similar_close", "down"),
+    ("T", "TopicsScreen", "topics_close", "end"),
+    ("shift+delete", "ListChooser", "lists_cancel", "down"),
+    ("Q", "QueueSortDialog", "queue_sort_cancel", "pagedown"),
+    ("0", "TabPicker", "tabs_cancel", "home"),
+]
+
+
+@pytest.mark.parametrize(("opener", "kind", "command", "key"), OWN_KEYS)
+async def test_a_closing_key_set_to_its_lists_own_key_closes_the_dialog(
+    seeded_home: Path, opener: str, kind: str, command: str, key: str
+) -> None:
+    """``similar_close = "escape,down"``: the footer said "esc ↓ Close", and ↓ went to the
+    next paper of the list, which has the focus and took the key before the dialog's binding
+    (an opener's key was taken first since 16ea44a; a closing command's own as set was not).
+    The dialog takes each of its closing keys first now."""
+    library = Library(seeded_home)
+    for paper in library.papers()[:3]:
+        library.set_status(paper.id, "starred")
+    (seeded_home / "config.toml").write_text(f'[keys]\n{command} = "escape,{key}"\n', "utf-8")
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        if opener == "Q":  # the reading queue's, on the Starred tab
+            await pilot.press("2")
+            await wait_for(pilot, lambda: screen.view.tab == "starred")
+        await pilot.press(opener)
+        await wait_for(pilot, lambda: type(app.screen).__name__ == kind)
+        await pilot.press(key)
+        await wait_for(pilot, lambda: app.screen is screen)
+
+
+def test_a_dialogs_footer_keeps_its_other_keys_when_its_closing_keys_do_not_fit() -> None:
+    """``similar = "一,丁,…"`` (a thousand keys): the closing entry, every key that closes the
+    dialog, is wider than the line and goes, and the footer was blank, though "Enter Go to
+    it" fits (its narrowing took the entries out of the list it then looked for one in)."""
+    many = ",".join(chr(0x4E00 + i) for i in range(1000))
+    for keymap in ({"similar": many}, {"similar_close": f"escape,{many[:400]}"}):
+        bar = KeyBar(keymap)
+        bar.scope = "similar"
+        assert footer_text(bar.line(120)) == "Enter Go to it", keymap
+    bar = KeyBar({})
+    bar.scope = "similar"
+    assert footer_text(bar.line(120)) == "esc q m Close  Enter Go to it  j Down  k Up"
+
+
+def footer_text(markup: str) -> str:
+    """A footer's line without its markup."""
+    return str(Text.from_markup(markup))

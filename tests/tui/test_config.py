@@ -245,6 +245,24 @@ async def test_the_bulk_dialog_takes_and_shows_the_swapped_keys(seeded_home: Pat
         assert sorted(app.session.state.statuses.values()) == [Status.READ, Status.READ]
 
 
+def test_a_settings_long_value_is_named_cut(tmp_path: Path) -> None:
+    """A thousand keys with one that is none, a key of 100,000 letters, a command named at
+    length: each warning quoted the setting whole (15,000 and 200,000 characters), a toast
+    over the whole screen at start. Each names it cut now, one short line still."""
+    many = ",".join(f"ctrl+shift+f{i % 24 + 1}" for i in range(1000)) + ",notakey"
+    path = config(
+        tmp_path,
+        f'similar = "{many}"\nstats_close = "{"x" * 100_000}"\n{"y" * 5000} = "f"',
+    )
+    problems = load_config([path]).problems
+    assert len(problems) == 3, problems
+    assert all(len(problem) < 400 and "\n" not in problem for problem in problems), problems
+    assert '[keys] similar = "ctrl+shift+f1,ctrl+shift+f2,' in problems[0]
+    assert "…" in problems[0] and "is not a key name" in problems[0]
+    assert '[keys] stats_close = "xxxx' in problems[1] and "is not a key name" in problems[1]
+    assert "[keys] yyyy" in problems[2] and "no such command" in problems[2]
+
+
 def test_values_are_named_as_toml_writes_them(tmp_path: Path) -> None:
     """``[queue] new = True`` named the value as Python writes it, not as the file does."""
     path = tmp_path / "config.toml"

@@ -185,3 +185,33 @@ def test_another_field_written_twice_is_said_not_dropped_in_silence(tmp_path: Pa
     assert paper.url == "http://127.0.0.1:9/a" and paper.fact("year") == 2024
     [warning] = report.warnings
     assert "record 1: @article{lee2024} (line 1): url, year written twice" in warning
+
+
+def test_zotero_notes_past_a_notes_cap_are_cut_and_said_not_the_paper_refused(
+    tmp_path: Path,
+) -> None:
+    """Twenty notes of 8,000 characters, as Zotero's BibTeX writes an ``annote`` for each
+    (and its RDF a memo): once every annote was kept, the 160,000 characters joined made the
+    BibTeX entry's note too long and the paper was refused (before, the first note alone was
+    read); the RDF's notes were cut at the cap with a warning. Both keep the paper now, its
+    notes cut at the cap, said; the repository the last note links is still its code."""
+    late = "https://github.com/example/late_notes"
+    notes = [f"Note {i}: " + "reading " * 1000 for i in range(20)] + [f"Code at {late}"]
+    escaped = "".join(f"\tannote = {{{n}}},\n" for n in notes).replace("_", "\\_")  # as TeX
+    bib = ZOTERO_BIB.replace("\tannote = {Read", escaped + "\tannote = {Read")
+    memos = "".join(f"&lt;p&gt;{n}&lt;/p&gt;" for n in notes)
+    first = f"&lt;p&gt;{COMMENT}&lt;/p&gt;"
+    rdf = ZOTERO_RDF.replace(first, first + memos)
+    for name, text in (("zotero.bib", bib), ("zotero.rdf", rdf)):
+        home = tmp_path / name
+        path = tmp_path / f"in-{name}"
+        path.write_text(text, encoding="utf-8")
+        library = Library(home)
+        report = library.import_file(path)
+        assert (report.added, report.errors) == (1, []), name
+        [warning] = [w for w in report.warnings if "notes are" in w]
+        assert "the first 100,000 kept as its note" in warning, warning
+        [paper] = library.papers()
+        note = library.triage().notes[paper.id]
+        assert len(note) == 100_000 and note.startswith(COMMENT) and note.endswith("…"), name
+        assert paper.github == (REPO, late), name

@@ -1,5 +1,7 @@
-"""The key that opens a dialog closes it (``Command.opener``: ``?`` the help, ``m`` the
-similar papers, ``S`` the stats, as remapped), whichever widget of it has the focus."""
+"""A dialog of a list or a scroll closes at each key its footer says closes it, whichever
+widget of it has the focus: its closing command's keys as set, and the key that opens it
+(``Command.opener``: ``?`` the help, ``m`` the similar papers, ``S`` the stats, as
+remapped)."""
 
 from __future__ import annotations
 
@@ -8,22 +10,24 @@ from typing import ClassVar, TypeVar
 from textual import events
 from textual.screen import ModalScreen
 
-from tui.commands import opener_keys
+from tui.commands import closing_commands
 
 _Result = TypeVar("_Result")
 
 
-class OpenerCloses(ModalScreen[_Result]):
-    """A dialog whose opener's keys close it. They are bindings of its closing command too
-    (the footer names them), but a binding waits for the focused widget's own: the similar
-    papers' list took Home (its first paper) and the help's scroll End, remapped openers both,
-    and the dialog stayed. The screen sees a key before any binding is looked up."""
+class ClosingKeysFirst(ModalScreen[_Result]):
+    """A dialog that takes its closing keys (``closing_commands``) before its widgets do. They
+    are bindings of its closing command (the footer names them), but a binding waits for the
+    focused widget's own: the similar papers' list took Home (its first paper) and the help's
+    scroll End, remapped openers both, and a list took ↓ set among its closing keys
+    (``similar_close = "escape,down"``), and the dialog stayed. The screen sees a key before
+    any binding is looked up. Not for a dialog with a text field: a key set there is typed."""
 
     #: Its keys (``tui.commands``): the scope of its commands.
     KEYS: ClassVar[str]
 
     async def on_key(self, event: events.Key) -> None:
-        command = opener_keys(self.KEYS, getattr(self.app, "keymap", {})).get(event.key)
+        command = closing_commands(self.KEYS, getattr(self.app, "keymap", {})).get(event.key)
         if command is not None:
             event.stop()
             event.prevent_default()

@@ -8,16 +8,16 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from storage.queue import SORTS
 from tui.commands import BY_ID, bindings, key_label, keys_for
+from tui.screens.closing import ClosingKeysFirst
 from tui.widgets.fitting import Hint, Shrinking, fit_after_refresh, fit_dialog
 
 
-class QueueSortDialog(ModalScreen[str | None]):
+class QueueSortDialog(ClosingKeysFirst[str | None]):
     """The sorts of ``storage.queue.SORTS``; the one chosen sorts the queue (one undo step)."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.

@@ -10,15 +10,15 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from tui.commands import bindings
+from tui.screens.closing import ClosingKeysFirst
 from tui.widgets.fitting import fit_after_refresh, fit_dialog
 
 
-class TabPicker(ModalScreen[str | None]):
+class TabPicker(ClosingKeysFirst[str | None]):
     """A list of tabs, each with its count (``tabs``: name and line): Enter or a click shows
     the one highlighted, Esc none."""
 

@@ -208,7 +208,7 @@ class KeyBar(Static):
             used = sum(len(key) + 1 + len(title) for _, _, key, title in chosen)
             return used + gap * (len(chosen) - 1) <= width
 
-        chosen, gap = entries, 2
+        chosen, gap = list(entries), 2  # (narrowed apart: the last resort looks in entries)
         palette_first = self.scope in _WITH_PALETTE
         if palette_first and not fits(chosen, gap):
             chosen = entries[:-1]
