@@ -169,7 +169,7 @@ def _read_sync(table: object, path: Path, config: Config) -> None:
         return
     for key, value in table.items():
         if key not in ("folder", "name") or not isinstance(value, str):
-            config.problem("sync", f"{path}: [sync] {key} = {toml(value)}: ignored (folder, name)")
+            config.problem("sync", f"{path}: [sync] {_set(key, value)}: ignored (folder, name)")
         elif key == "name":
             config.sync_name = value.strip()
         elif value.strip():
@@ -188,7 +188,7 @@ def _read_queue(table: object, path: Path, config: Config) -> None:
             config.queue_top = value.strip().lower() == "top"
         else:
             config.problem(
-                "queue", f'{path}: [queue] {key} = {toml(value)}: ignored (new = "top"|"end")'
+                "queue", f'{path}: [queue] {_set(key, value)}: ignored (new = "top"|"end")'
             )
 
 
@@ -206,12 +206,12 @@ def _read_pdf(table: object, path: Path, config: Config) -> None:
             number = isinstance(value, int | float) and not isinstance(value, bool)
             problem = timeout_problem(float(value)) if number else "must be a number of seconds"
             if problem:
-                said = f"{path}: [pdf] timeout = {toml(value)}: ignored ({problem})"
+                said = f"{path}: [pdf] {_set(key, value)}: ignored ({problem})"
                 config.problem("pdf", said)
             else:
                 config.pdf_timeout = float(value)
         else:
-            said = f"{path}: [pdf] {key} = {toml(value)}: ignored (folder, timeout)"
+            said = f"{path}: [pdf] {_set(key, value)}: ignored (folder, timeout)"
             config.problem("pdf", said)
 
 
@@ -244,7 +244,7 @@ def _read_venues(table: object, path: Path, config: Config) -> None:
     for name, value in table.items():
         text = value.strip() if isinstance(value, str) else ""
         if not text or len(text) > 500 or not name.strip() or any(c.isspace() for c in name):
-            config.problem("venues", f"{path}: [venues] {name} = {toml(value)}: ignored")
+            config.problem("venues", f"{path}: [venues] {_set(name, value)}: ignored")
         else:
             config.venues[name.strip().casefold()] = text
 
@@ -276,6 +276,11 @@ def _cut(text: str, most: int = 80) -> str:
     """A setting's name or value in a warning, cut past ``most`` characters: a thousand keys
     in one value, or a key of thousands of letters, made a toast over the whole screen."""
     return text if len(text) <= most else f"{text[: most - 1]}…"
+
+
+def _set(name: str, value: object) -> str:
+    """A setting as a warning names it (``new = "side"``), its name and value cut (``_cut``)."""
+    return f"{_cut(name)} = {_cut(toml(value))}"
 
 
 def _former_default(command_id: str, keys: str) -> bool:
@@ -365,7 +370,10 @@ def _unknown_tables(data: dict[str, object], path: Path, config: Config) -> None
             name.casefold(), TABLES, n=1
         )
         meant = f" (did you mean [{near[0]}]?)" if near else f" (tables: {', '.join(TABLES)})"
-        what = f"[{name}]: no such table" if isinstance(value, dict) else f"{name}: no such setting"
+        named = _cut(name)
+        what = (
+            f"[{named}]: no such table" if isinstance(value, dict) else f"{named}: no such setting"
+        )
         config.problem("", f"{path}: {what}, ignored{meant}")
 
 

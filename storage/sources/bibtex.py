@@ -362,14 +362,15 @@ def _entry_of(
                 notes.setdefault(one, []).append(read)
             else:
                 fields[one] = read
-    whole = ""
+    whole: dict[str, str] = {}
     for name, texts in notes.items():  # (a blank line between them)
         fields[name] = "\n\n".join(t for t in texts if t.strip()) or texts[0]
         if len(texts) > 1 and len(fields[name]) > MAX_NOTE_CHARS:  # Zotero's, one a note:
-            whole, fields[name] = fields[name], fields[name][: MAX_NOTE_CHARS - 1] + "…"
+            whole[name], fields[name] = fields[name], fields[name][: MAX_NOTE_CHARS - 1] + "…"
     kind = kind.strip().casefold()
     entry = _Entry(number, line, key.strip(), kind, fields, problem, mended, repeated)
-    entry.whole_notes = whole
+    # the note read (``_users_note``: annote, else annotation), not another field's notes
+    entry.whole_notes = whole.get(next((n for n in _USERS if fields.get(n, "").strip()), ""), "")
     return entry
 
 
@@ -407,7 +408,11 @@ def _users_note(fields: Mapping[str, str]) -> str:
     (biblatex names it ``annotation``), plain text but for its TeX escapes, line by line."""
     from storage.text.source_text import tex_text
 
-    return tex_text(_first(fields, ("annote", "annotation")).replace("\r\n", "\n")).strip()
+    return tex_text(_first(fields, _USERS).replace("\r\n", "\n")).strip()
+
+
+#: The fields of the user's note, the first written read (``_users_note``).
+_USERS: Final = ("annote", "annotation")
 
 
 #: Reference fields kept as the paper's extra fields: (ours, BibTeX's names), as text.

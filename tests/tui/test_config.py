@@ -263,6 +263,26 @@ def test_a_settings_long_value_is_named_cut(tmp_path: Path) -> None:
     assert "[keys] yyyy" in problems[2] and "no such command" in problems[2]
 
 
+def test_a_long_value_or_name_in_the_other_tables_is_named_cut(tmp_path: Path) -> None:
+    """The warnings of ``[keys]`` name a long setting cut; those of ``[venues]``, ``[queue]``,
+    ``[pdf]``, ``[sync]`` and of a setting nothing reads quoted it whole: a venue id past 500
+    characters (refused for its length), a list of thousands, a name of 5,000 letters, each a
+    toast of 5,000 to 100,000 characters over the whole screen at start."""
+    big, many = "x" * 100_000, ", ".join(["1"] * 20_000)
+    path = tmp_path / "config.toml"
+    path.write_text(
+        f'{"z" * 5000} = 1\n[venues]\nv = "{big}"\n"{"w" * 5000} w" = "ICLR.cc"\n'
+        f'[queue]\nnew = "{big}"\n[pdf]\ntimeout = [{many}]\n{"p" * 5000} = 1\n'
+        f"[sync]\nfolder = [{many}]\n",
+        encoding="utf-8",
+    )
+    problems = load_config([path]).problems
+    assert len(problems) == 7, problems
+    assert all(len(problem) < 400 and "…" in problem for problem in problems), problems
+    assert any('[venues] v = "xxxx' in problem for problem in problems), problems
+    assert any("[pdf] timeout = [1, 1," in problem for problem in problems), problems
+
+
 def test_values_are_named_as_toml_writes_them(tmp_path: Path) -> None:
     """``[queue] new = True`` named the value as Python writes it, not as the file does."""
     path = tmp_path / "config.toml"

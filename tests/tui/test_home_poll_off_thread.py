@@ -272,3 +272,22 @@ async def test_the_place_is_written_as_the_app_ends_while_its_write_hangs(
         assert writes.done.wait(5)
     assert (seeded_home / UI_FILE).stat() == state
     assert len([t for t in writes.threads if t is not threading.main_thread()]) == 1
+
+
+async def test_papers_damaged_elsewhere_are_said_and_the_app_goes_on(seeded_home: Path) -> None:
+    """Another process left ``papers.json`` damaged: the poll saw it changed and read it
+    again, which failed. On the screen's thread the read was inside the poll's ``try`` (a
+    notification: the app goes on with what it loaded); taken from the look in a worker, it
+    was outside any: the error went back to the worker (``call_from_thread``), which let it
+    go, and nothing was said (the damaged version is not "changed" again: never said)."""
+    ids = [p.id for p in Library(seeded_home).papers()]
+    app = make_app(seeded_home)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        (seeded_home / "papers.json").write_text('{"papers": ', encoding="utf-8")
+        await wait_for(pilot, lambda: any("goes on with what" in m for m in messages(app)), 5)
+        await pilot.pause(1.2)  # a poll more: said once
+        assert len([m for m in messages(app) if "goes on with what" in m]) == 1
+        await pilot.press("j")
+        await wait_for(pilot, lambda: plist(app).current.id == ids[1], 3)  # type: ignore[union-attr]
+        assert app.is_running

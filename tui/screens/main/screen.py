@@ -22,6 +22,7 @@ from textual.binding import BindingType
 from textual.containers import Container
 from textual.events import Resize
 
+from storage.errors import LibraryError
 from storage.files.ui_state import UiState
 from storage.models import Status
 from storage.search.qualifiers import search_hint
@@ -393,22 +394,27 @@ class MainScreen(SearchPart, ReadingPart, LibraryPart, SimilarPart, QueuePart):
         if seen.saved == self._saved_version:
             self.take_saved_searches(look.saved_version, look.saved, look.saved_error)
         session = self.session
-        if look.error is not None:  # reported once: a damaged version is not "changed"
-            self.notify(  # again until someone changes it
-                f"{look.error} The app goes on with what it loaded.",
+        error = look.error
+        if error is None and look.papers:
+            if seen.papers == self.papers_version and not (
+                session.changing_papers or self.importing
+            ):
+                try:  # (the read of papers.json fails here, not in the look: damaged)
+                    self.reload_papers("Papers imported elsewhere were added.")
+                except (LibraryError, OSError) as exc:
+                    error = exc
+                else:
+                    self.detail.set_welcome("", "")  # of the sample: `papers import` did so
+        elif error is None and look.triage and seen.triage == session.version and not session.busy:
+            session.queue_reload()
+        if error is not None:  # reported once: a damaged version is not "changed" again
+            self.notify(  # until someone changes it
+                f"{error} The app goes on with what it loaded.",
                 title="Library file",
                 severity="error",
                 timeout=20,
                 markup=False,
             )
-        elif look.papers:
-            if seen.papers == self.papers_version and not (
-                session.changing_papers or self.importing
-            ):
-                self.detail.set_welcome("", "")  # of the sample: `papers import` did as it says
-                self.reload_papers("Papers imported elsewhere were added.")
-        elif look.triage and seen.triage == session.version and not session.busy:
-            session.queue_reload()
 
     def _pdfs_looked(self, look: DiskLook | None) -> None:
         """What the poll's look at the PDFs saw (None: it failed, or was not made), taken on
