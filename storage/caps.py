@@ -40,6 +40,15 @@ def note_problem(note: str) -> str:
     return ""
 
 
+def notes_cut(notes: str) -> tuple[str, str]:
+    """A record's notes joined (Zotero's, one per note) as its note: whole, or cut at
+    ``MAX_NOTE_CHARS`` with "…"; and what the import's warning says of the cut ("" for none)."""
+    if len(notes) <= MAX_NOTE_CHARS:
+        return notes, ""
+    said = f"its notes are {len(notes):,} characters long: the first {MAX_NOTE_CHARS:,} kept"
+    return notes[: MAX_NOTE_CHARS - 1] + "…", f"{said} as its note"
+
+
 def tags_problem(tags: Sequence[str]) -> str:
     """Why these (normalised) tags cannot be kept ("" when they can)."""
     if len(tags) > MAX_TAGS:

@@ -272,10 +272,13 @@ def _key_problem(command_id: str, value: object) -> str:
     return ""
 
 
-def _cut(text: str, most: int = 80) -> str:
-    """A setting's name or value in a warning, cut past ``most`` characters: a thousand keys
-    in one value, or a key of thousands of letters, made a toast over the whole screen."""
-    return text if len(text) <= most else f"{text[: most - 1]}…"
+def _cut(text: str) -> str:
+    """A setting's name or value in a warning, cut past 80 characters (``shortened``): a
+    thousand keys in one value, or a key of thousands of letters, made a toast over the whole
+    screen."""
+    from storage.text.words import shortened
+
+    return shortened(text, 80)
 
 
 def _set(name: str, value: object) -> str:

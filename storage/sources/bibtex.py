@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from storage.caps import MAX_NOTE_CHARS
+from storage.caps import MAX_NOTE_CHARS, notes_cut
 from storage.errors import SourceError
 from storage.sources import bibtex_dialects as dialects
 from storage.sources.authors import ended_with_et_al, flat_name, parted
@@ -366,7 +366,7 @@ def _entry_of(
     for name, texts in notes.items():  # (a blank line between them)
         fields[name] = "\n\n".join(t for t in texts if t.strip()) or texts[0]
         if len(texts) > 1 and len(fields[name]) > MAX_NOTE_CHARS:  # Zotero's, one a note:
-            whole[name], fields[name] = fields[name], fields[name][: MAX_NOTE_CHARS - 1] + "…"
+            whole[name], fields[name] = fields[name], notes_cut(fields[name])[0]
     kind = kind.strip().casefold()
     entry = _Entry(number, line, key.strip(), kind, fields, problem, mended, repeated)
     # the note read (``_users_note``: annote, else annotation), not another field's notes
@@ -635,11 +635,8 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
                 f"{_names(entry.mended)}: read as fields of their own"
             )
         if entry.whole_notes:  # (as Zotero's other exports are read: ``zotero_api.attach``)
-            result.warnings.append(
-                f"{path}: record {entry.number}: {entry.label}: its notes are "
-                f"{len(entry.whole_notes):,} characters long: the first {MAX_NOTE_CHARS:,} "
-                "kept as its note"
-            )
+            said = notes_cut(entry.whole_notes)[1]
+            result.warnings.append(f"{path}: record {entry.number}: {entry.label}: {said}")
         if entry.repeated:
             result.warnings.append(
                 f"{path}: record {entry.number}: {entry.label}: {_names(entry.repeated)} "

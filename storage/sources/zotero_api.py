@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final
 
-from storage.caps import MAX_NOTE_CHARS
+from storage.caps import MAX_NOTE_CHARS, notes_cut
 from storage.errors import SourceError
 from storage.sources.attachments import MAX_PATH_CHARS, file_field, file_url_path, resolved
 from storage.sources.authors import tied_family
@@ -426,12 +426,9 @@ def attach(
         # https://github.com/…"), or the user's: its repositories, as a RIS's ``N1`` gives
         # them; those of the notes past the cap too
         fields["code"] = f"{fields.get('code') or ''} {' '.join(extract_github_links(note))}"
-    if len(note) > MAX_NOTE_CHARS:
-        result.warnings.append(
-            f"{result.source}: record {number}: its notes are {len(note):,} characters long: "
-            f"the first {MAX_NOTE_CHARS:,} kept as its note"
-        )
-        note = note[: MAX_NOTE_CHARS - 1] + "…"
+    note, said = notes_cut(note)
+    if said:
+        result.warnings.append(f"{result.source}: record {number}: {said}")
     if note:
         fields["note"] = note
 

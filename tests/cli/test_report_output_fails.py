@@ -94,16 +94,32 @@ def test_a_mark_whose_report_file_cannot_grow_says_it_is_saved(
     """Standard output a file in ``tmp_path`` at the size the process may write (a full disk,
     as the process sees it: ``File too large``): the mark is saved, the report lost, exit 1."""
     first = seeded.ids[0]
-    limit = 1 << 20  # far above triage.json, which the mark writes
     out = tmp_path / "report.log"
-    out.write_bytes(b"-" * limit)
+    code, err = into_a_full_file(out, home, env, "mark", first, "starred")
+    assert code == 1
+    assert err == (
+        "papers: error: standard output: File too large: the change is saved; its report is lost\n"
+    )
+    assert record(home, env, first)["status"] == "starred"
+    assert out.stat().st_size == FULL_AT
+
+
+#: The size standard output's file may grow to (far above triage.json, which a change writes).
+FULL_AT = 1 << 20
+
+
+def into_a_full_file(out: Path, home: Path, env: dict[str, str], *args: str) -> tuple[int, str]:
+    """Run ``papers`` with standard output ``out``, a file already at the size the process
+    may write (a full disk, as the process sees it: ``File too large``): its exit code and
+    standard error."""
+    out.write_bytes(b"-" * FULL_AT)
 
     def small_files() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FULL_AT, FULL_AT))
 
     with out.open("ab") as handle:
         done = subprocess.run(
-            [*PAPERS, "--home", str(home), "mark", first, "starred"],
+            [*PAPERS, "--home", str(home), *args],
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=handle,
@@ -112,12 +128,7 @@ def test_a_mark_whose_report_file_cannot_grow_says_it_is_saved(
             timeout=60,
             preexec_fn=small_files,  # noqa: PLW1509 - the child's own limit
         )
-    assert done.returncode == 1
-    assert done.stderr == (
-        "papers: error: standard output: File too large: the change is saved; its report is lost\n"
-    )
-    assert record(home, env, first)["status"] == "starred"
-    assert out.stat().st_size == limit
+    return done.returncode, done.stderr
 
 
 @pytest.mark.parametrize("output", ["pipe", "full"])
@@ -138,25 +149,9 @@ def test_a_note_replaced_with_nowhere_to_print_it_is_left_as_it_was(
             os.close(fd)
         failure = "Broken pipe"
     else:
-        limit = 1 << 20  # far above triage.json
         out = tmp_path / "report.log"
-        out.write_bytes(b"-" * limit)
-
-        def small_files() -> None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-        with out.open("ab") as handle:
-            done = subprocess.run(
-                [*PAPERS, "--home", str(home), "note", first, "the second"],
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=handle,
-                stderr=subprocess.PIPE,
-                text=True,
-                timeout=60,
-                preexec_fn=small_files,  # noqa: PLW1509 - the child's own limit
-            )
-        code, err, failure = done.returncode, done.stderr, "File too large"
+        code, err = into_a_full_file(out, home, env, "note", first, "the second")
+        failure = "File too large"
     assert code == 1
     assert err == (
         f"papers: error: standard output: {failure}: the note is left as it was (the note it "

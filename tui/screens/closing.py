@@ -10,7 +10,7 @@ from typing import ClassVar, TypeVar
 from textual import events
 from textual.screen import ModalScreen
 
-from tui.commands import closing_commands
+from tui.commands import Command, closing_commands
 
 _Result = TypeVar("_Result")
 
@@ -26,8 +26,12 @@ class ClosingKeysFirst(ModalScreen[_Result]):
     #: Its keys (``tui.commands``): the scope of its commands.
     KEYS: ClassVar[str]
 
+    _closing_keys: dict[str, Command] | None = None
+
     async def on_key(self, event: events.Key) -> None:
-        command = closing_commands(self.KEYS, getattr(self.app, "keymap", {})).get(event.key)
+        if self._closing_keys is None:  # (once a dialog: the keymap is the app's from its start)
+            self._closing_keys = closing_commands(self.KEYS, getattr(self.app, "keymap", {}))
+        command = self._closing_keys.get(event.key)
         if command is not None:
             event.stop()
             event.prevent_default()
