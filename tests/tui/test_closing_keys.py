@@ -67,7 +67,7 @@ DIALOGS = [
     ("question_mark", "esc q ? Close", "Esc, q, ? close", "q"),
     ("0", "esc q Close", None, "q"),
     ("Q", "esc q Close", None, "q"),
-    ("delete", "n esc Cancel", None, "n"),
+    ("delete", "n esc q Cancel", None, "n"),
     ("shift+delete", "esc q Cancel", "Esc, q close", "q"),
 ]
 

@@ -217,7 +217,7 @@ class NoteEditor(ModalScreen[str | None]):
 
 
 class BulkDecision(ModalScreen[Status | None]):
-    """Confirm a decision on many papers: says how many; r / x / s decide, Esc cancels."""
+    """Confirm a decision on many papers: says how many; r / x / s decide, Esc or q cancels."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.
     KEYS: ClassVar[str] = "bulk"

@@ -27,7 +27,7 @@ _NAME_CELLS = 160
 
 class ConfirmRemoval(ModalScreen[bool]):
     """Ask before papers leave the library: says what goes and that ``u`` brings it back;
-    y removes, n or Esc keeps everything (the focus starts on Cancel: Enter keeps too)."""
+    y removes, n, Esc or q keeps everything (the focus starts on Cancel: Enter keeps too)."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.
     KEYS: ClassVar[str] = "remove"
