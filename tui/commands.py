@@ -269,17 +269,24 @@ def bound_keys(command: Command, keymap: Mapping[str, str]) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def closing_commands(scope: str, keymap: Mapping[str, str]) -> dict[str, Command]:
-    """Every key that closes the dialog ``scope`` (``closing_keys``: its closing commands' own
-    and their openers'), each with the command it runs. The dialog takes them before its
-    focused widget (``tui.screens.closing``): a list's or a scroll's own key took them first,
-    and the dialog its footer said they closed stayed: an opener's (Home, End, PageUp: free
-    on the main screen once remapped there), and a closing command's own as set
-    (``similar_close = "escape,down"``: ↓ went to the next paper)."""
+def keys_first(scope: str, keymap: Mapping[str, str]) -> dict[str, Command]:
+    """Every key the list dialog ``scope`` takes before its focused widget
+    (``tui.screens.keys_first``), each with the command it runs: those that close it
+    (``closing_keys``: its closing commands' own and their openers'), then those set in
+    ``config.toml`` for its other commands. A list's or a scroll's own key took them first,
+    and the dialog did not do what its footer said: an opener's (Home, End, PageUp: free on
+    the main screen once remapped there) and a closing command's own as set
+    (``similar_close = "escape,down"``: ↓ went to the next paper) stayed in the dialog;
+    ``similar_go = "home"`` went to the first paper, not to the paper. A command's default
+    keys are left to the list where it binds them too (↓ moves either way)."""
     found: dict[str, Command] = {}
     for command in COMMANDS:
         if command.scope == scope and closes(command):
             for key in bound_keys(command, keymap):
+                found.setdefault(key, command)
+    for command in COMMANDS:
+        if command.scope == scope and command.id in keymap:
+            for key in keys_for(command, keymap):
                 found.setdefault(key, command)
     return found
 

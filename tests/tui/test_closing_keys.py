@@ -295,9 +295,7 @@ async def test_a_closing_setting_written_out_as_its_old_default_is_the_default(
     "escape,q,m"``, as the README's key table lists them) counted as the user's own choice:
     with ``similar = "w"`` m still closed the similar papers and w, which opened them, did
     not. Such a setting is the default now: the opener's key as remapped closes its dialog."""
-    (seeded_home / "config.toml").write_text(
-        f'[keys]\n{command} = "{key}"\n{setting}\n', "utf-8"
-    )
+    (seeded_home / "config.toml").write_text(f'[keys]\n{command} = "{key}"\n{setting}\n', "utf-8")
     app = make_app(seeded_home)
     async with app.run_test(size=(120, 36)) as pilot:
         screen = await ready(pilot)

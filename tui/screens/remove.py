@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 from storage.files.papers_file import ListInfo
 from storage.text.words import count
 from tui.commands import bindings, button_label, closing_words, key_named
-from tui.screens.closing import ClosingKeysFirst
+from tui.screens.keys_first import DialogKeysFirst
 from tui.text import cut_cells, printable
 from tui.widgets.fitting import Hint
 
@@ -93,7 +93,7 @@ class ConfirmRemoval(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class ListChooser(ClosingKeysFirst[str | None]):
+class ListChooser(DialogKeysFirst[str | None]):
     """Pick one of the imported lists (Enter), or none (Esc)."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.
