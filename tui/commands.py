@@ -270,15 +270,16 @@ def bound_keys(command: Command, keymap: Mapping[str, str]) -> list[str]:
 
 
 def keys_first(scope: str, keymap: Mapping[str, str]) -> dict[str, Command]:
-    """Every key the list dialog ``scope`` takes before its focused widget
+    """Every key the dialog ``scope`` takes before its focused widget
     (``tui.screens.keys_first``), each with the command it runs: those that close it
     (``closing_keys``: its closing commands' own and their openers'), then those set in
-    ``config.toml`` for its other commands. A list's or a scroll's own key took them first,
-    and the dialog did not do what its footer said: an opener's (Home, End, PageUp: free on
-    the main screen once remapped there) and a closing command's own as set
+    ``config.toml`` for its other commands. A list's, a scroll's or a button's own key took
+    them first, and the dialog did not do what its footer said: an opener's (Home, End,
+    PageUp: free on the main screen once remapped there) and a closing command's own as set
     (``similar_close = "escape,down"``: ↓ went to the next paper) stayed in the dialog;
-    ``similar_go = "home"`` went to the first paper, not to the paper. A command's default
-    keys are left to the list where it binds them too (↓ moves either way)."""
+    ``similar_go = "home"`` went to the first paper, not to the paper; ``bulk_skip =
+    "enter"`` pressed the focused button, Read. A command's default keys are left to the
+    widget where it binds them too (↓ moves either way)."""
     found: dict[str, Command] = {}
     for command in COMMANDS:
         if command.scope == scope and closes(command):

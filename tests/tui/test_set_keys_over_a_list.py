@@ -99,3 +99,43 @@ async def test_the_similar_paper_chosen_with_a_set_key_is_the_highlighted_one(
         await wait_for(pilot, lambda: app.screen is screen)
         current = plist(app).current
         assert current is not None and current.id == second
+
+
+#: A confirmation's command set to the key its focused button takes (Enter presses it): the
+#: setting, and the outcome (the bulk decision's status; the removal: removed).
+BUTTON_KEYS = [
+    ('bulk_skip = "enter"', "skipped"),
+    ('bulk_star = "enter"', "starred"),
+    ('remove_yes = "enter"', "removed"),
+]
+
+
+@pytest.mark.parametrize(("setting", "outcome"), BUTTON_KEYS)
+async def test_a_confirmations_command_set_to_its_buttons_key_runs(
+    seeded_home: Path, setting: str, outcome: str
+) -> None:
+    """``bulk_skip = "enter"``: Enter pressed the focused button, Read, and the marked papers
+    were marked read, not skipped, though the Skip button said ``Skip (Enter)``; with
+    ``remove_yes = "enter"`` Enter pressed Cancel (the focus starts there), though the Remove
+    button said ``Remove (Enter)``."""
+    from storage import Status
+
+    (seeded_home / "config.toml").write_text(f"[keys]\n{setting}\n", "utf-8")
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        if outcome == "removed":
+            await pilot.press("delete")
+            await wait_for(pilot, lambda: kind(app) == "ConfirmRemoval")
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: app.screen is screen)
+            await wait_for(pilot, lambda: len(plist(app).rows) == 37)
+            return
+        await pilot.press("space", "space")
+        await pilot.press("D")
+        await wait_for(pilot, lambda: kind(app) == "BulkDecision")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await wait_for(pilot, lambda: len(app.session.state.statuses) == 2)
+        assert set(app.session.state.statuses.values()) == {Status(outcome)}

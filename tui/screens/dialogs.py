@@ -16,6 +16,7 @@ from storage.caps import note_problem
 from storage.models import Paper, Status
 from storage.text.words import count
 from tui.commands import bindings, button_label, closing_named, closing_words, key_named
+from tui.screens.keys_first import DialogKeysFirst
 from tui.text import editable_block, printable
 from tui.text_fields import after_typed
 from tui.widgets.fitting import DialogBox, Hint, Shrinking, fit_after_refresh, fit_dialog
@@ -216,7 +217,7 @@ class NoteEditor(ModalScreen[str | None]):
         self.notify(said[0], severity="warning", timeout=4, markup=False)
 
 
-class BulkDecision(ModalScreen[Status | None]):
+class BulkDecision(DialogKeysFirst[Status | None]):
     """Confirm a decision on many papers: says how many; r / x / s decide, Esc or q cancels."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.

@@ -1,8 +1,8 @@
-"""A dialog of a list or a scroll takes the keys it names before its widgets do: each key
-its footer says closes it, whichever widget of it has the focus (its closing command's keys
-as set, and the key that opens it: ``Command.opener``, ``?`` the help, ``m`` the similar
-papers, ``S`` the stats, as remapped), and each key set in ``config.toml`` for one of its
-other commands (``similar_go = "home"``)."""
+"""A dialog of a list, a scroll or buttons takes the keys it names before its widgets do:
+each key its footer says closes it, whichever widget of it has the focus (its closing
+command's keys as set, and the key that opens it: ``Command.opener``, ``?`` the help, ``m``
+the similar papers, ``S`` the stats, as remapped), and each key set in ``config.toml`` for
+one of its other commands (``similar_go = "home"``, ``bulk_skip = "enter"``)."""
 
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ class DialogKeysFirst(ModalScreen[_Result]):
     names them), but a binding waits for the focused widget's own: the similar papers' list
     took Home (its first paper) and the help's scroll End, remapped openers both; a list took
     ↓ set among its closing keys (``similar_close = "escape,down"``), and the dialog stayed;
-    and with ``similar_go = "home"`` Home went to the first paper, not to the paper. The
-    screen sees a key before any binding is looked up. Not for a dialog with a text field:
-    a key set there is typed."""
+    with ``similar_go = "home"`` Home went to the first paper, not to the paper; and with
+    ``bulk_skip = "enter"`` Enter pressed the focused button (Read). The screen sees a key
+    before any binding is looked up. Not for a dialog with a text field: a key set there is
+    typed."""
 
     #: Its keys (``tui.commands``): the scope of its commands.
     KEYS: ClassVar[str]

@@ -9,7 +9,6 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -25,7 +24,7 @@ from tui.widgets.fitting import Hint
 _NAME_CELLS = 160
 
 
-class ConfirmRemoval(ModalScreen[bool]):
+class ConfirmRemoval(DialogKeysFirst[bool]):
     """Ask before papers leave the library: says what goes and that ``u`` brings it back;
     y removes, n, Esc or q keeps everything (the focus starts on Cancel: Enter keeps too)."""
 
