@@ -334,12 +334,14 @@ def closing_words(
 
 
 def closing_named(
-    scope: str, keymap: Mapping[str, str], *, web: bool = False, joined: str = ", "
+    scope: str, keymap: Mapping[str, str], *, web: bool = False, last: str = ", "
 ) -> str:
     """``Esc``, ``Esc, ctrl+g``: every key that closes the dialog ``scope`` (``closing_keys``)
-    as a sentence names them, ``joined`` (`` or ``: "Esc or ctrl+g again throws it away"):
-    a dialog's words named its first alone, where its footer names them all."""
-    return joined.join(_closing_key_words(scope, keymap, web=web))
+    as a sentence names them, the last after ``last`` (`` or ``: "Esc, ctrl+g or q again
+    throws it away"; it said "Esc or ctrl+g or q"): a dialog's words named its first alone,
+    where its footer names them all."""
+    *before, final = _closing_key_words(scope, keymap, web=web) or [""]
+    return f"{', '.join(before)}{last}{final}" if before else final
 
 
 def _closing_key_words(scope: str, keymap: Mapping[str, str], *, web: bool) -> list[str]:

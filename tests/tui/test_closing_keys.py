@@ -325,3 +325,28 @@ def test_the_confirmations_cancel_written_out_as_before_q_is_the_default(
     assert loaded.problems == []
     assert closing_keys("remove", loaded.keymap) == ["n", "escape", "q"]
     assert closing_keys("bulk", loaded.keymap) == ["escape", "q"]
+
+
+async def test_the_note_editors_unsaved_line_names_three_cancel_keys_as_a_sentence(
+    seeded_home: Path,
+) -> None:
+    """``note_cancel = "escape,ctrl+g,f3"``: the first cancel on a changed note said "Not
+    saved: Esc or ctrl+g or f3 again throws away what you typed", where the other dialogs'
+    words list keys as a sentence does ("Esc, q, m close"). It says "Esc, ctrl+g or f3"."""
+    from textual.widgets import TextArea
+
+    from tui.screens.dialogs import NoteEditor
+
+    (seeded_home / "config.toml").write_text('[keys]\nnote_cancel = "escape,ctrl+g,f3"\n', "utf-8")
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        dialog = await opened(pilot, "n", NoteEditor)
+        dialog.query_one(TextArea).insert("typed")
+        await pilot.press("f3")
+        said = [str(label.render()) for label in dialog.query(Label)]
+        wanted = "Not saved: Esc, ctrl+g or f3 again throws away what you typed · ctrl+s saves"
+        assert wanted in said, said
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)

@@ -131,10 +131,11 @@ class NoteEditor(ModalScreen[str | None]):
         """A key of the editor as its words name it, after the user's remapping."""
         return key_named(command_id, getattr(self.app, "keymap", {}), web=self.app.is_web)
 
-    def _cancel(self, joined: str = ", ") -> str:
-        """Every key that cancels, as the footer names them (it named the first alone)."""
+    def _cancel(self, last: str = ", ") -> str:
+        """Every key that cancels, as the footer names them (it named the first alone), the
+        last after ``last`` (``closing_named``)."""
         keymap = getattr(self.app, "keymap", {})
-        return closing_named(self.KEYS, keymap, web=self.app.is_web, joined=joined)
+        return closing_named(self.KEYS, keymap, web=self.app.is_web, last=last)
 
     def _usual(self) -> tuple[str, str, str]:
         """The editor's keys, in words for each width (``Hint``): at 60 and 70 columns the
