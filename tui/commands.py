@@ -182,23 +182,23 @@ COMMANDS: tuple[Command, ...] = (
     Command("bulk_skip", "x", "choose('skipped')", "Skip", "Bulk decision: skip every marked paper", "Dialogs", palette=False, scope="bulk", follows="skip"),
     Command("bulk_star", "s", "choose('starred')", "Star", "Bulk decision: star every marked paper", "Dialogs", palette=False, scope="bulk", follows="star"),
     Command("bulk_inbox", "i", "choose('inbox')", "Inbox", "Bulk decision: put every marked paper back in the Inbox", "Dialogs", palette=False, scope="bulk", follows="inbox"),
-    Command("bulk_cancel", "escape", "cancel", "Cancel", "Bulk decision: decide nothing", "Dialogs", palette=False, scope="bulk"),
+    Command("bulk_cancel", "escape,q", "cancel", "Cancel", "Bulk decision: decide nothing", "Dialogs", palette=False, scope="bulk", former=("escape",)),
     Command("remove_yes", "y", "confirm", "Remove", "Remove: take the papers out (Undo brings them back)", "Dialogs", palette=False, scope="remove"),
-    Command("remove_no", "n,escape", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove"),
+    Command("remove_no", "n,escape,q", "cancel", "Cancel", "Remove: keep everything", "Dialogs", palette=False, scope="remove", former=("n,escape",)),
     Command("lists_cancel", "escape,q", "cancel", "Cancel", "Remove list: close without choosing a list", "Dialogs", palette=False, scope="lists"),
     Command("lists_choose", "enter", "choose", "Remove", "Remove list: take out the highlighted list (asks first)", "Dialogs", palette=False, scope="lists"),
     Command("import_start", "enter", "start", "Import", "Import dialog: import the list (or fetch it), from either field; a folder at a second {import_start}", "Dialogs", palette=False, scope="import", priority=True),
     Command("import_field", "down,up", "other_field", "Other field", "Import dialog: between the list's path and the catalog's", "Dialogs", palette=False, scope="import"),
     Command("import_cancel", "escape", "cancel", "Cancel", "Import dialog: close it; while it fetches, stop the fetch (an import under way goes on)", "Dialogs", palette=False, scope="import"),
-    Command("help_close", "escape,q", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help", opener="help"),
+    Command("help_close", "escape,q", "close", "Close", "Help: close it", "Dialogs", palette=False, scope="help", opener="help", former=("escape,q,question_mark",)),
     Command("help_down", "j,down", "scroll(1)", "Down", "Help: a line down", "Dialogs", palette=False, scope="help", follows="down"),
     Command("help_up", "k,up", "scroll(-1)", "Up", "Help: a line up", "Dialogs", palette=False, scope="help", follows="up"),
     Command("help_page_down", "space,pagedown,ctrl+d", "scroll_page(1)", "Page down", "Help: a page down", "Dialogs", palette=False, scope="help"),
     Command("help_page_up", "shift+space,pageup,ctrl+u", "scroll_page(-1)", "Page up", "Help: a page up", "Dialogs", palette=False, scope="help"),
     Command("help_top", "g,home", "scroll_edge(0)", "Top", "Help: the top", "Dialogs", palette=False, scope="help", follows="first"),
     Command("help_end", "G,end", "scroll_edge(1)", "End", "Help: the end", "Dialogs", palette=False, scope="help", follows="last"),
-    Command("stats_close", "escape,q", "close", "Close", "Statistics: close them", "Dialogs", palette=False, scope="stats", opener="stats"),
-    Command("similar_close", "escape,q", "cancel", "Close", "Similar papers: close them", "Dialogs", palette=False, scope="similar", opener="similar"),
+    Command("stats_close", "escape,q", "close", "Close", "Statistics: close them", "Dialogs", palette=False, scope="stats", opener="stats", former=("escape,q,S",)),
+    Command("similar_close", "escape,q", "cancel", "Close", "Similar papers: close them", "Dialogs", palette=False, scope="similar", opener="similar", former=("escape,q,m",)),
     Command("similar_go", "enter", "choose", "Go to it", "Similar papers: go to the highlighted paper", "Dialogs", palette=False, scope="similar"),
     Command("topics_close", "escape,q", "cancel", "Close", "Topics: close them", "Dialogs", palette=False, scope="topics"),
     Command("topics_mark", "enter", "choose", "Mark topic", "Topics: mark the highlighted topic's papers", "Dialogs", palette=False, scope="topics"),
@@ -269,17 +269,25 @@ def bound_keys(command: Command, keymap: Mapping[str, str]) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def closing_commands(scope: str, keymap: Mapping[str, str]) -> dict[str, Command]:
-    """Every key that closes the dialog ``scope`` (``closing_keys``: its closing commands' own
-    and their openers'), each with the command it runs. The dialog takes them before its
-    focused widget (``tui.screens.closing``): a list's or a scroll's own key took them first,
-    and the dialog its footer said they closed stayed: an opener's (Home, End, PageUp: free
-    on the main screen once remapped there), and a closing command's own as set
-    (``similar_close = "escape,down"``: ↓ went to the next paper)."""
+def keys_first(scope: str, keymap: Mapping[str, str]) -> dict[str, Command]:
+    """Every key the dialog ``scope`` takes before its focused widget
+    (``tui.screens.keys_first``), each with the command it runs: those that close it
+    (``closing_keys``: its closing commands' own and their openers'), then those set in
+    ``config.toml`` for its other commands. A list's, a scroll's or a button's own key took
+    them first, and the dialog did not do what its footer said: an opener's (Home, End,
+    PageUp: free on the main screen once remapped there) and a closing command's own as set
+    (``similar_close = "escape,down"``: ↓ went to the next paper) stayed in the dialog;
+    ``similar_go = "home"`` went to the first paper, not to the paper; ``bulk_skip =
+    "enter"`` pressed the focused button, Read. A command's default keys are left to the
+    widget where it binds them too (↓ moves either way)."""
     found: dict[str, Command] = {}
     for command in COMMANDS:
         if command.scope == scope and closes(command):
             for key in bound_keys(command, keymap):
+                found.setdefault(key, command)
+    for command in COMMANDS:
+        if command.scope == scope and command.id in keymap:
+            for key in keys_for(command, keymap):
                 found.setdefault(key, command)
     return found
 
@@ -326,12 +334,14 @@ def closing_words(
 
 
 def closing_named(
-    scope: str, keymap: Mapping[str, str], *, web: bool = False, joined: str = ", "
+    scope: str, keymap: Mapping[str, str], *, web: bool = False, last: str = ", "
 ) -> str:
     """``Esc``, ``Esc, ctrl+g``: every key that closes the dialog ``scope`` (``closing_keys``)
-    as a sentence names them, ``joined`` (`` or ``: "Esc or ctrl+g again throws it away"):
-    a dialog's words named its first alone, where its footer names them all."""
-    return joined.join(_closing_key_words(scope, keymap, web=web))
+    as a sentence names them, the last after ``last`` (`` or ``: "Esc, ctrl+g or q again
+    throws it away"; it said "Esc or ctrl+g or q"): a dialog's words named its first alone,
+    where its footer names them all."""
+    *before, final = _closing_key_words(scope, keymap, web=web) or [""]
+    return f"{', '.join(before)}{last}{final}" if before else final
 
 
 def _closing_key_words(scope: str, keymap: Mapping[str, str], *, web: bool) -> list[str]:

@@ -306,12 +306,17 @@ def _forget_former_defaults(keymap: dict[str, str]) -> None:
     its screen that keeps its own defaults (ctrl+w, ``search_delete_to_space``'s now): the
     file was written out before the default changed. Where nothing keeps that key (the user
     moved ``search_delete_to_space`` to ctrl+k), the setting is the user's choice, kept:
-    it was dropped, and ctrl+w did nothing in the search box."""
-    from tui.commands import BY_ID, SCOPES, keys_for, on_screen
+    it was dropped, and ctrl+w did nothing in the search box. A dialog's closing command's
+    is read as its defaults always: they only add ways out (q; the opener's key as remapped:
+    ``similar_close = "escape,q,m"`` with ``similar = "w"`` closed at m and not at w)."""
+    from tui.commands import BY_ID, SCOPES, closes, keys_for, on_screen
     from tui.keys import normalise_key
 
     for command_id, keys in list(keymap.items()):
         if not _former_default(command_id, keys):
+            continue
+        if closes(BY_ID[command_id]):
+            del keymap[command_id]
             continue
         mine = set(keys.split(","))
         for scope in SCOPES:

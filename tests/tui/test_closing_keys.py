@@ -67,7 +67,7 @@ DIALOGS = [
     ("question_mark", "esc q ? Close", "Esc, q, ? close", "q"),
     ("0", "esc q Close", None, "q"),
     ("Q", "esc q Close", None, "q"),
-    ("delete", "n esc Cancel", None, "n"),
+    ("delete", "n esc q Cancel", None, "n"),
     ("shift+delete", "esc q Cancel", "Esc, q close", "q"),
 ]
 
@@ -275,3 +275,78 @@ def test_a_dialogs_footer_keeps_its_other_keys_when_its_closing_keys_do_not_fit(
 def footer_text(markup: str) -> str:
     """A footer's line without its markup."""
     return str(Text.from_markup(markup))
+
+
+#: A dialog's opener remapped, with its closing command written out as its default was
+#: before the opener's key left it (28919f9): the opener, its new key, the dialog's kind,
+#: the closing setting, the old default key that closes nothing now, the footer's entry.
+WRITTEN_OUT = [
+    ("similar", "w", "SimilarScreen", 'similar_close = "escape,q,m"', "m", "esc q w Close"),
+    ("stats", "W", "StatsScreen", 'stats_close = "escape, q, S"', "S", "esc q W Close"),
+    ("help", "f10", "HelpScreen", 'help_close = "q,?,escape"', "?", "esc q f10 Close"),
+]
+
+
+@pytest.mark.parametrize(("command", "key", "kind", "setting", "former", "shown"), WRITTEN_OUT)
+async def test_a_closing_setting_written_out_as_its_old_default_is_the_default(
+    seeded_home: Path, command: str, key: str, kind: str, setting: str, former: str, shown: str
+) -> None:
+    """A config.toml that spelt out the old closing defaults (``similar_close =
+    "escape,q,m"``, as the README's key table lists them) counted as the user's own choice:
+    with ``similar = "w"`` m still closed the similar papers and w, which opened them, did
+    not. Such a setting is the default now: the opener's key as remapped closes its dialog."""
+    (seeded_home / "config.toml").write_text(f'[keys]\n{command} = "{key}"\n{setting}\n', "utf-8")
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        await pilot.press(key)
+        await wait_for(pilot, lambda: type(app.screen).__name__ == kind)
+        dialog = app.screen
+        await wait_for(pilot, lambda: shown in footer(app))
+        await pilot.press(former)  # the opener's default key: nothing here now
+        await pilot.pause(0.2)
+        assert app.screen is dialog
+        await pilot.press(key)
+        await wait_for(pilot, lambda: app.screen is screen)
+
+
+def test_the_confirmations_cancel_written_out_as_before_q_is_the_default(
+    tmp_path: Path,
+) -> None:
+    """``remove_no = "n,escape"`` and ``bulk_cancel = "escape"``, their defaults before q
+    cancelled there too, are read as the defaults they are now: q cancels."""
+    from tui.commands import closing_keys
+    from tui.config import load_config
+
+    path = tmp_path / "config.toml"
+    path.write_text('[keys]\nremove_no = "escape,n"\nbulk_cancel = "escape"\n', "utf-8")
+    loaded = load_config([path])
+    assert loaded.problems == []
+    assert closing_keys("remove", loaded.keymap) == ["n", "escape", "q"]
+    assert closing_keys("bulk", loaded.keymap) == ["escape", "q"]
+
+
+async def test_the_note_editors_unsaved_line_names_three_cancel_keys_as_a_sentence(
+    seeded_home: Path,
+) -> None:
+    """``note_cancel = "escape,ctrl+g,f3"``: the first cancel on a changed note said "Not
+    saved: Esc or ctrl+g or f3 again throws away what you typed", where the other dialogs'
+    words list keys as a sentence does ("Esc, q, m close"). It says "Esc, ctrl+g or f3"."""
+    from textual.widgets import TextArea
+
+    from tui.screens.dialogs import NoteEditor
+
+    (seeded_home / "config.toml").write_text('[keys]\nnote_cancel = "escape,ctrl+g,f3"\n', "utf-8")
+    app = make_app(seeded_home)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await ready(pilot)
+        assert app.config_problems == []
+        dialog = await opened(pilot, "n", NoteEditor)
+        dialog.query_one(TextArea).insert("typed")
+        await pilot.press("f3")
+        said = [str(label.render()) for label in dialog.query(Label)]
+        wanted = "Not saved: Esc, ctrl+g or f3 again throws away what you typed · ctrl+s saves"
+        assert wanted in said, said
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)

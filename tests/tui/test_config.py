@@ -239,7 +239,7 @@ async def test_the_bulk_dialog_takes_and_shows_the_swapped_keys(seeded_home: Pat
         await pilot.pause()
         assert isinstance(app.screen, BulkDecision)
         labels = {str(b.label) for b in app.screen.query(Button)}
-        assert {"Read (s)", "Star (r)", "Skip (x)", "Cancel (Esc)"} <= labels
+        assert {"Read (s)", "Star (r)", "Skip (x)", "Cancel (Esc, q)"} <= labels
         await pilot.press("s")
         await pilot.pause()
         assert sorted(app.session.state.statuses.values()) == [Status.READ, Status.READ]

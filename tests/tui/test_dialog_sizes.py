@@ -130,7 +130,9 @@ async def test_the_bulk_decisions_buttons_are_whole(
     seeded_home: Path, size: tuple[int, int]
 ) -> None:
     """At 80x24 D's five buttons ran past the dialog's edge: 'Canc', which no click reached;
-    at 60x20 the export's Cancel did."""
+    at 60x20 the export's Cancel did. Each of D's says its word and its keys on one line:
+    "Cancel (Esc, q)" read "Cancel (Esc," in a third of the row."""
+    from rich.cells import cell_len
     from textual.widgets import Button
 
     from tui.screens.dialogs import BulkDecision
@@ -145,6 +147,9 @@ async def test_the_bulk_decisions_buttons_are_whole(
         assert len(buttons) == 5 and all(whole(button) for button in buttons), [
             (str(b.label), b.region) for b in buttons
         ]
+        for button in buttons:
+            room = button.content_region.width - 2 * button.styles.line_pad
+            assert cell_len(str(button.label)) <= room, (str(button.label), room)
         await pilot.click("#cancel")
         await wait_for(pilot, lambda: app.screen is app.main_screen)
         if size[1] >= 20:  # (a short screen's export shows no buttons: the footer's keys)

@@ -16,6 +16,7 @@ from storage.caps import note_problem
 from storage.models import Paper, Status
 from storage.text.words import count
 from tui.commands import bindings, button_label, closing_named, closing_words, key_named
+from tui.screens.keys_first import DialogKeysFirst
 from tui.text import editable_block, printable
 from tui.text_fields import after_typed
 from tui.widgets.fitting import DialogBox, Hint, Shrinking, fit_after_refresh, fit_dialog
@@ -130,10 +131,11 @@ class NoteEditor(ModalScreen[str | None]):
         """A key of the editor as its words name it, after the user's remapping."""
         return key_named(command_id, getattr(self.app, "keymap", {}), web=self.app.is_web)
 
-    def _cancel(self, joined: str = ", ") -> str:
-        """Every key that cancels, as the footer names them (it named the first alone)."""
+    def _cancel(self, last: str = ", ") -> str:
+        """Every key that cancels, as the footer names them (it named the first alone), the
+        last after ``last`` (``closing_named``)."""
         keymap = getattr(self.app, "keymap", {})
-        return closing_named(self.KEYS, keymap, web=self.app.is_web, joined=joined)
+        return closing_named(self.KEYS, keymap, web=self.app.is_web, last=last)
 
     def _usual(self) -> tuple[str, str, str]:
         """The editor's keys, in words for each width (``Hint``): at 60 and 70 columns the
@@ -216,8 +218,8 @@ class NoteEditor(ModalScreen[str | None]):
         self.notify(said[0], severity="warning", timeout=4, markup=False)
 
 
-class BulkDecision(ModalScreen[Status | None]):
-    """Confirm a decision on many papers: says how many; r / x / s decide, Esc cancels."""
+class BulkDecision(DialogKeysFirst[Status | None]):
+    """Confirm a decision on many papers: says how many; r / x / s decide, Esc or q cancels."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.
     KEYS: ClassVar[str] = "bulk"

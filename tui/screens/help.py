@@ -23,7 +23,7 @@ from tui.commands import (
     keys_for,
     keys_shown,
 )
-from tui.screens.closing import ClosingKeysFirst
+from tui.screens.keys_first import DialogKeysFirst
 from tui.text import printable
 
 
@@ -46,7 +46,7 @@ KEYS_WIDTH = 16
 SLIM_KEYS_WIDTH = 9
 
 
-class HelpScreen(ClosingKeysFirst[None]):
+class HelpScreen(DialogKeysFirst[None]):
     """Every command with its keys (after the user's remapping); Esc, q or ? closes."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.

@@ -13,11 +13,11 @@ from textual.widgets.option_list import Option
 
 from storage.queue import SORTS
 from tui.commands import BY_ID, bindings, key_label, keys_for
-from tui.screens.closing import ClosingKeysFirst
+from tui.screens.keys_first import DialogKeysFirst
 from tui.widgets.fitting import Hint, Shrinking, fit_after_refresh, fit_dialog
 
 
-class QueueSortDialog(ClosingKeysFirst[str | None]):
+class QueueSortDialog(DialogKeysFirst[str | None]):
     """The sorts of ``storage.queue.SORTS``; the one chosen sorts the queue (one undo step)."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.

@@ -9,14 +9,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from storage.files.papers_file import ListInfo
 from storage.text.words import count
 from tui.commands import bindings, button_label, closing_words, key_named
-from tui.screens.closing import ClosingKeysFirst
+from tui.screens.keys_first import DialogKeysFirst
 from tui.text import cut_cells, printable
 from tui.widgets.fitting import Hint
 
@@ -25,9 +24,9 @@ from tui.widgets.fitting import Hint
 _NAME_CELLS = 160
 
 
-class ConfirmRemoval(ModalScreen[bool]):
+class ConfirmRemoval(DialogKeysFirst[bool]):
     """Ask before papers leave the library: says what goes and that ``u`` brings it back;
-    y removes, n or Esc keeps everything (the focus starts on Cancel: Enter keeps too)."""
+    y removes, n, Esc or q keeps everything (the focus starts on Cancel: Enter keeps too)."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.
     KEYS: ClassVar[str] = "remove"
@@ -93,7 +92,7 @@ class ConfirmRemoval(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class ListChooser(ClosingKeysFirst[str | None]):
+class ListChooser(DialogKeysFirst[str | None]):
     """Pick one of the imported lists (Enter), or none (Esc)."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.

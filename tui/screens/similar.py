@@ -16,8 +16,8 @@ from textual.widgets.option_list import Option
 from storage.models import Paper, Status
 from storage.similar import Neighbour, Topic
 from tui.commands import bindings, closing_words, key_named
-from tui.screens.closing import ClosingKeysFirst
 from tui.screens.dialogs import BulkDecision
+from tui.screens.keys_first import DialogKeysFirst
 from tui.text import printable
 from tui.widgets.fitting import DialogBox
 from tui.widgets.paper_list import STATUS_MARKS
@@ -25,7 +25,7 @@ from tui.widgets.paper_list import STATUS_MARKS
 _Result = TypeVar("_Result")
 
 
-class _Listed(ClosingKeysFirst[_Result]):
+class _Listed(DialogKeysFirst[_Result]):
     """A dialog of one ``OptionList``: ``j`` and ``k`` move in it, as in the paper list (the
     arrows are the list's own); Enter, the list's own too, chooses (``choose``: the key the
     footer names, and a remapped one)."""

@@ -15,7 +15,7 @@ from textual.widgets import Label, Sparkline, Static
 from storage.models import Status
 from storage.stats import LibraryStats, done_share
 from tui.commands import bindings, closing_words, key_named
-from tui.screens.closing import ClosingKeysFirst
+from tui.screens.keys_first import DialogKeysFirst
 from tui.text import NAME_CELLS, cut_cells, printable
 
 CHART_DAYS = 30
@@ -26,7 +26,7 @@ NARROW_WIDTH = 60
 SHORT_HEADINGS = {Status.INBOX: "In", Status.READ: "✓", Status.SKIPPED: "✗", Status.STARRED: "★"}
 
 
-class StatsScreen(ClosingKeysFirst[None]):
+class StatsScreen(DialogKeysFirst[None]):
     """The library's progress, from the triage log's per-day counts."""
 
     #: Its keys (``tui.commands``), which the footer shows while it is open.

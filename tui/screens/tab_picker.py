@@ -14,11 +14,11 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from tui.commands import bindings
-from tui.screens.closing import ClosingKeysFirst
+from tui.screens.keys_first import DialogKeysFirst
 from tui.widgets.fitting import fit_after_refresh, fit_dialog
 
 
-class TabPicker(ClosingKeysFirst[str | None]):
+class TabPicker(DialogKeysFirst[str | None]):
     """A list of tabs, each with its count (``tabs``: name and line): Enter or a click shows
     the one highlighted, Esc none."""
 
