@@ -604,8 +604,13 @@ class Library:
         """Take a list out, as one undo step: its papers go, except those also in another
         list (they only leave this one). ``UnknownPaperError`` for a list not in the library."""
         if name not in {info.name for info in self.lists()}:
-            known = ", ".join(repr(i.name) for i in self.lists()[:10]) or "none"
-            raise UnknownPaperError(f"no list is named {name!r} (the lists: {known})")
+            from storage.text.words import NAME_CHARACTERS, shortened
+
+            # names cut: lists (and the one asked) of 100,000 characters made a line of a MB
+            names = [shortened(i.name, NAME_CHARACTERS) for i in self.lists()[:10]]
+            known = ", ".join(map(repr, names)) or "none"
+            asked = shortened(name, NAME_CHARACTERS)
+            raise UnknownPaperError(f"no list is named {asked!r} (the lists: {known})")
         return self._remove([], name)
 
     def _remove(self, ids: Sequence[str], list_name: str | None) -> Removal:
