@@ -57,6 +57,6 @@ def change_after_copy(
         except _Changed:
             seen = found
     raise ChangedWhileCopied(
-        f"{what} was changed by another writer each time, {TRIES} times, while the one it "
-        f"replaces was printed; it is left as the other writer made it"
+        f"{what}: changed by another writer at each of {TRIES} tries while what it replaces "
+        f"was printed; left as the other writer made it"
     )
