@@ -25,7 +25,7 @@ from storage.files.atomic import FileContent, FileSignature
 from storage.files.links import missing_link
 from storage.files.locks import LOCK_FILE, TRIAGE_LOCK_FILE, HomeLock, LockPair
 from storage.files.papers_file import PAPERS_FILE, ListInfo, PapersFile, lists_from
-from storage.files.triage_file import TRIAGE_FILE, TriageFile
+from storage.files.triage_file import TRIAGE_FILE, TriageChange, TriageFile
 from storage.files.triage_model import (
     ORDER,
     REMOVE,
@@ -467,15 +467,18 @@ class Library:
     ) -> str:
         """Set (or, with "", clear) the note of a paper, or (``append``) add a line to it;
         returns the note it had. ``before_saving`` is given the note it had before the change
-        is written (under the lock): what it raises leaves the note as it was (``papers
-        note`` prints the note it replaces, its only copy, before it is gone)."""
+        is written (outside the lock, again if it changed meanwhile: ``copy_first``): what it
+        raises leaves the note as it was (``papers note`` prints the note it replaces, its
+        only copy, before it is gone)."""
         pid = self.resolve_id(paper_id)
         if before_saving is None:
             return self.triage_file.set_note(pid, note, append=append)
-        with self.triage_file.change() as triage:
-            before = triage.set_note(pid, note, append=append)
-            before_saving(before)
-        return before
+        from storage.files.copy_first import change_after_copy
+
+        def change(triage: TriageChange) -> str:
+            return triage.set_note(pid, note, append=append)
+
+        return change_after_copy(self.triage_file, change, before_saving, f"the note of {pid}")
 
     def set_tags(
         self,
@@ -488,10 +491,12 @@ class Library:
         pid = self.resolve_id(paper_id)
         if before_saving is None:
             return self.triage_file.set_tags(pid, tags)
-        with self.triage_file.change() as triage:
-            before = triage.set_tags(pid, tags)
-            before_saving(before)
-        return before
+        from storage.files.copy_first import change_after_copy
+
+        def change(triage: TriageChange) -> tuple[str, ...]:
+            return triage.set_tags(pid, tags)
+
+        return change_after_copy(self.triage_file, change, before_saving, f"the tags of {pid}")
 
     def days(self) -> list[DayCount]:
         """Decisions per day, oldest first."""
@@ -604,8 +609,13 @@ class Library:
         """Take a list out, as one undo step: its papers go, except those also in another
         list (they only leave this one). ``UnknownPaperError`` for a list not in the library."""
         if name not in {info.name for info in self.lists()}:
-            known = ", ".join(repr(i.name) for i in self.lists()[:10]) or "none"
-            raise UnknownPaperError(f"no list is named {name!r} (the lists: {known})")
+            from storage.text.words import NAME_CHARACTERS, shortened
+
+            # names cut: lists (and the one asked) of 100,000 characters made a line of a MB
+            names = [shortened(i.name, NAME_CHARACTERS) for i in self.lists()[:10]]
+            known = ", ".join(map(repr, names)) or "none"
+            asked = shortened(name, NAME_CHARACTERS)
+            raise UnknownPaperError(f"no list is named {asked!r} (the lists: {known})")
         return self._remove([], name)
 
     def _remove(self, ids: Sequence[str], list_name: str | None) -> Removal:

@@ -10,6 +10,9 @@ before replacing a file: ``export_target`` says which file a path means and whet
 - Nothing inside the library's folder (HOME), nor in any other papers-tui library folder, is
   ever written: ``-o ~/.local/share/papers-tui/triage.json`` would destroy the decisions.
 - A symbolic link is written through: its target is replaced, atomically, and the link stays.
+  A link is checked as its target is (a link to a FIFO is refused as the FIFO is, a link to a
+  folder is that folder); a link to nothing is refused: the file it names, somewhere the user
+  may not know of (a drive not mounted), is not made.
 - An existing file is replaced only when the user named it and said so (``replace``): the
   command's ``-o FILE`` names it; a folder's default file is never replaced unasked.
 - The temporary file an export writes beside its file (``.NAME.papers-export.WHERE.PID.….tmp``)
@@ -91,9 +94,16 @@ def export_target(target: Path, default_name: str, home: Path | None = None) -> 
             mode = None
     except OSError as exc:
         raise LibraryError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    linked = file != path
+    if linked and mode is None:
+        raise LibraryError(
+            f"{path}: a link to {file}, which is not there; an export writes "
+            f"through a link to an existing file only"
+        )
     kind = special_kind(mode) if mode is not None else ""
     if kind:  # a folder here is a link to one, or a folder made a moment ago
-        raise LibraryError(f"{path}: is {kind}, not a regular file; exports write files only")
+        what = f"links to {file}, {kind}" if linked else f"is {kind}"
+        raise LibraryError(f"{path}: {what}, not a regular file; exports write files only")
     folder = file.parent.resolve()
     if home is not None and folder.is_relative_to(home.expanduser().resolve()):
         raise LibraryError(f"{path}: inside the library folder {home}; export somewhere else")

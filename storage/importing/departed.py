@@ -31,6 +31,7 @@ from storage.importing.authority import NOT_ACCEPTED, SNAPSHOT, VENUE, held_rank
 from storage.models import ImportReport, Paper
 from storage.sources.citation import not_published
 from storage.sources.decisions import says_no_decision
+from storage.text.words import NAME_CHARACTERS, shortened
 
 #: How a venue status that left its list starts.
 LEFT: Final = "Left the accepted list"
@@ -133,6 +134,8 @@ def _why_no_decision(every_submission: bool, refused: str, one: bool) -> str:
 def _named(lists: Collection[str], fetched_into: str) -> str:
     """The lists a line says papers are in: those of the source's lists they are in (a first
     fetch without ``--list``, a refresh into a list named now: the paper that left is in the
-    first one only), the list fetched into among them first."""
+    first one only), the list fetched into among them first; each name cut as the reports
+    cut one (a list named in 100,000 characters made a warning of 100,000)."""
     rest = sorted(set(lists) - {fetched_into})
-    return ", ".join([fetched_into, *rest] if fetched_into in lists else rest) or fetched_into
+    named = [fetched_into, *rest] if fetched_into in lists else rest
+    return ", ".join(shortened(name, NAME_CHARACTERS) for name in named or [fetched_into])

@@ -39,6 +39,12 @@ def count(n: int, noun: str) -> str:
     return f"{n:,} {plural(n, noun)}"
 
 
+#: A list's name in a line for people is cut to this many characters (``shortened``), as the
+#: app's tables and toasts cut one to as many cells (``tui.text.NAME_CELLS``): a list named in
+#: 100,000 characters by a script made lines of 100,000. What scripts read keeps it whole.
+NAME_CHARACTERS = 40
+
+
 def shortened(text: str, limit: int) -> str:
     """``text`` in at most ``limit`` characters: as it is if it fits, else cut after its last
     whole word that fits, with "…" (a single word longer than that is cut through)."""

@@ -150,11 +150,18 @@ def cmd_note(args: argparse.Namespace) -> int:
     if args.append and not text:
         raise UsageError("--append needs the TEXT to add")
 
+    rounds: list[str] = []  # the notes printed: more than one when others changed it meanwhile
+
     def print_replaced(before: str) -> None:
-        """The note replaced, printed (its only copy) before the change is written."""
+        """The note replaced, printed (its only copy) before the change is written (again
+        when another writer changed it while it was printed: ``copy_first``)."""
         if before and not args.append and text != before.strip():
             # ("note cleared" for a note given as "" or spaces too: it was "note saved")
-            say_kept(f"note {'saved' if text else 'cleared'}; the note it replaced, as it was:")
+            said = f"note {'saved' if text else 'cleared'}"
+            if rounds:
+                said = "the note changed meanwhile (another writer)"
+            say_kept(f"{said}; the note it replaced, as it was:")
+            rounds.append(before)
             say_kept(*before.splitlines())
             kept_or_not_changed(
                 "the note is left as it was (the note it would replace is printed as its only "
@@ -183,10 +190,16 @@ def cmd_tag(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     pid, library = one_id_and_library(args, args.id, "tag")
 
+    rounds: list[tuple[str, ...]] = []  # (more than one: others changed them meanwhile)
+
     def print_replaced(before: tuple[str, ...]) -> None:
-        """The tags replaced, printed (their only copy) before the change is written."""
+        """The tags replaced, printed (their only copy) before the change is written (again
+        when another writer changed them while they were printed: ``copy_first``)."""
         if before and tags != before:
             said = f"tags: {', '.join(tags)}" if tags else "tags cleared"
+            if rounds:
+                said = "the tags changed meanwhile (another writer)"
+            rounds.append(before)
             say_kept(f"{said}; the tags it replaced: {', '.join(before)}")
             kept_or_not_changed(
                 "the tags are left as they were (the tags it would replace are printed as "

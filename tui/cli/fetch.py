@@ -186,7 +186,9 @@ def cmd_fetch(args: argparse.Namespace) -> int:
     with collector_paused():  # a tenth of a large import (see tui.memory)
         report = library.import_results(fetched.results, list_name=args.list_name)
     print_report(report)
-    return 0
+    # a part the source refused (--all's withdrawn papers, HTTP 403) is not in the library: exit
+    # 1, the rest imported, as a folder's import with a file not read (DESIGN: an error is 1)
+    return 1 if any(result.refused for result in fetched.results) else 0
 
 
 def catalog_source(value: str | None, home: Path) -> bool:

@@ -27,7 +27,14 @@ from tui.cli.common import (
     path_arg,
     status_choice,
 )
-from tui.cli.output import ProgressLines, complain, is_terminal, say, write_document
+from tui.cli.output import (
+    ProgressLines,
+    complain,
+    is_terminal,
+    list_names,
+    say,
+    write_document,
+)
 
 #: What ``-`` stands for among the files of ``papers import``.
 STDIN: Final = InputStream()
@@ -213,7 +220,7 @@ def link_attached(home: Path, papers: Sequence[Paper]) -> None:
 def print_import_report(report: ImportReport, *, every: bool = False) -> None:
     """The report of an import (or a fetch): its line, then the records merged, kept apart
     and refused (the first five of each, or ``every`` one), and the files not read."""
-    lists = ", ".join(report.lists)
+    lists = list_names(report.lists)
     verb = "Would import" if report.dry_run else "Imported"
     say(f"{verb} {lists}: {report.summary()}")
     shown = None if every else 5

@@ -72,6 +72,15 @@ def output_failure(exc: OSError) -> str:
     return f"standard output: {exc.strerror or exc}"
 
 
+def list_names(names: Iterable[str]) -> str:
+    """Lists' names for a line of a report, each cut as the app's toast and the stats' table
+    cut one (``tui.text.NAME_CELLS``): a list named by a script in 100,000 characters made a
+    line of 100,000 characters. ``--json`` and the exports keep the whole name."""
+    from tui.text import NAME_CELLS, cut_cells
+
+    return ", ".join(cut_cells(printable(name), NAME_CELLS) for name in names)
+
+
 def complain(message: str) -> None:
     """Print one line on standard error (an error, a warning), the data in it visible; an
     error output that cannot take it (a terminal gone: EIO) loses the line, and the exit code

@@ -8,7 +8,7 @@ from storage.models import Removal
 from storage.text.words import count, plural
 from tui.cli.common import Parser, Subparsers, UsageError
 from tui.cli.ids import STDIN_HELP, ids_and_library
-from tui.cli.output import say
+from tui.cli.output import list_names, say
 
 #: Papers a removal names one by one; past this it says how many more.
 _SHOWN = 10
@@ -55,7 +55,7 @@ def say_removal(removal: Removal, headline: str) -> None:
     n = len(removal.ids)
     what = count(n, "paper")
     if removal.lists:
-        what += f" and the {plural(len(removal.lists), 'list')} {', '.join(removal.lists)}"
+        what += f" and the {plural(len(removal.lists), 'list')} {list_names(removal.lists)}"
     say(headline.format(what, it="it" if n == 1 and not removal.lists else "them"))
     from storage.text.latex import to_unicode
 

@@ -1,0 +1,98 @@
+"""``papers export -o LINK``: a symbolic link is checked as what it leads to would be.
+
+A link to a regular file writes that file (the link stays a link); a link to a FIFO is refused
+as the FIFO is; a link to a folder is that folder (its default file); a link to nothing is
+refused in one line, nothing made where it points. Links and FIFOs are made in ``tmp_path``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_bad_input import SAMPLE, make_env, one_line_error, run
+
+
+@pytest.fixture(scope="module")
+def seeded_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("seeded")
+    env = make_env(root)
+    home = root / "home"
+    assert run("--home", home, "import", SAMPLE, env=env).returncode == 0
+    ids = [r["id"] for r in json.loads(run("--home", home, "list", "--json", env=env).stdout)]
+    assert run("--home", home, "mark", ids[0], "starred", env=env).returncode == 0
+    return home
+
+
+@pytest.fixture
+def home(seeded_home: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "home"
+    shutil.copytree(seeded_home, target)
+    return target
+
+
+def export(home: Path, tmp_path: Path, output: Path) -> tuple[int, str, str]:
+    done = run("--home", home, "export", "-o", output, env=make_env(tmp_path))
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_a_link_to_a_file_writes_the_file_and_stays_a_link(home: Path, tmp_path: Path) -> None:
+    real = tmp_path / "out" / "real.md"
+    real.parent.mkdir()
+    real.write_text("old")
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    chain = tmp_path / "chain.md"
+    chain.symlink_to(link)
+    for name in (link, chain):
+        real.write_text("old")
+        code, _, err = export(home, tmp_path, name)
+        assert code == 0, err
+        assert name.is_symlink() and link.is_symlink() and os.readlink(link) == str(real)
+        assert real.read_text().startswith("# Starred papers")
+    assert sorted(p.name for p in real.parent.iterdir()) == ["real.md"]
+
+
+def test_a_link_to_nothing_is_refused_and_nothing_is_made(home: Path, tmp_path: Path) -> None:
+    missing = tmp_path / "elsewhere.md"
+    link = tmp_path / "starred.md"
+    link.symlink_to(missing)
+    done = run("--home", home, "export", "-o", link, env=make_env(tmp_path))
+    line = one_line_error(done, 1)
+    assert line == (
+        f"papers: error: {link}: a link to {missing}, which is not there; an export writes "
+        f"through a link to an existing file only"
+    )
+    assert not missing.exists() and link.is_symlink() and os.readlink(link) == str(missing)
+
+
+def test_a_link_to_a_fifo_is_refused_as_the_fifo_is(home: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    link = tmp_path / "pipe.md"
+    link.symlink_to(fifo)
+    direct = one_line_error(run("--home", home, "export", "-o", fifo, env=make_env(tmp_path)), 1)
+    assert direct.endswith(f"{fifo}: is a FIFO, not a regular file; exports write files only")
+    linked = one_line_error(run("--home", home, "export", "-o", link, env=make_env(tmp_path)), 1)
+    assert linked.endswith(
+        f"{link}: links to {fifo}, a FIFO, not a regular file; exports write files only"
+    )
+    assert link.is_symlink() and fifo.is_fifo()
+
+
+def test_a_link_to_a_folder_is_the_folder(home: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    link = tmp_path / "linked"
+    link.symlink_to(folder)
+    code, _, err = export(home, tmp_path, link)
+    assert code == 0, err
+    assert err == f"Wrote 1 starred paper to {link / 'starred.md'}\n"
+    assert link.is_symlink() and (folder / "starred.md").is_file()
+    # as the folder itself: its default file is not replaced unasked
+    again = one_line_error(run("--home", home, "export", "-o", link, env=make_env(tmp_path)), 1)
+    assert again.endswith("already exists; give its full name to replace it")
