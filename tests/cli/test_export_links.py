@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import threading
 from pathlib import Path
 
 import pytest
 
-from tests.cli.test_bad_input import SAMPLE, make_env, one_line_error, run
+from tests.cli.test_bad_input import PAPERS, SAMPLE, make_env, one_line_error, run
 
 
 @pytest.fixture(scope="module")
@@ -96,3 +98,44 @@ def test_a_link_to_a_folder_is_the_folder(home: Path, tmp_path: Path) -> None:
     # as the folder itself: its default file is not replaced unasked
     again = one_line_error(run("--home", home, "export", "-o", link, env=make_env(tmp_path)), 1)
     assert again.endswith("already exists; give its full name to replace it")
+
+
+def test_the_file_standard_output_is_open_on_is_written_as_standard_output(
+    home: Path, tmp_path: Path
+) -> None:
+    """``papers export -o /dev/stdout >> log.md`` (a tool that wants ``-o``): the link led
+    to log.md, a regular file, which was replaced whole: what the shell appended to went.
+    Made here with the file itself as ``-o`` and as the output, the shell's ``>>``."""
+    log = tmp_path / "log.md"
+    log.write_text("# Monday\nkept lines\n")
+    with log.open("a") as appended:
+        done = subprocess.run(
+            [*PAPERS, "--home", str(home), "export", "-o", str(log)],
+            env=make_env(tmp_path), stdin=subprocess.DEVNULL, stdout=appended,
+            stderr=subprocess.PIPE, text=True, timeout=60,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # (no "Wrote … to": it went where the output goes)
+    text = log.read_text()
+    assert text.startswith("# Monday\nkept lines\n# Starred papers"), text[:200]
+
+
+def test_standard_output_that_is_a_pipe_takes_the_export_named_by_o(
+    home: Path, tmp_path: Path
+) -> None:
+    """``papers export -o /dev/stdout | less``: refused as a FIFO, though it is where the
+    export would go without ``-o``. A FIFO made here is the output and the ``-o``."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    with fifo.open("wb") as into:
+        done = subprocess.run(
+            [*PAPERS, "--home", str(home), "export", "-o", str(fifo)],
+            env=make_env(tmp_path), stdin=subprocess.DEVNULL, stdout=into,
+            stderr=subprocess.PIPE, text=True, timeout=60,
+        )  # fmt: skip
+    reader.join(60)
+    assert done.returncode == 0, done.stderr
+    assert got and got[0].startswith(b"# Starred papers")

@@ -32,6 +32,7 @@ from tui.cli.output import (
     complain,
     is_terminal,
     list_names,
+    names_standard_output,
     say,
     write_document,
 )
@@ -312,7 +313,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         papers, triage, args.format, heading=heading, group_by=args.group_by,
         abstracts=args.abstracts,
     )  # fmt: skip
-    if args.output in (None, "-"):
+    if args.output in (None, "-") or names_standard_output(args.output):
         is_json = SUFFIXES[args.format].endswith("json")  # CSL-JSON too
         for batch in in_batches(text):
             write_document(batch, is_json=is_json)

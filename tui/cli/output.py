@@ -119,6 +119,19 @@ def write_document(text: str, *, is_json: bool = False) -> None:
         sys.stdout.write(text)
 
 
+def names_standard_output(path: str) -> bool:
+    """Whether ``path`` is the file standard output is open on (``-o /dev/stdout``, whatever
+    the shell opened: ``>> log.md`` appends, ``| less`` is a pipe): replaced whole as an
+    ``-o`` file is, what the shell had appended to went, and a pipe was refused as a FIFO."""
+    import os
+
+    try:
+        named, ours = os.stat(path), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # (no such file; an output of no fd)
+        return False
+    return (named.st_dev, named.st_ino) == (ours.st_dev, ours.st_ino)
+
+
 def holds_any_text(stream: TextIO) -> bool:
     """Whether ``stream``'s encoding writes every character (a UTF: not ASCII, not Latin-1)."""
     import codecs
