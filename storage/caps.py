@@ -69,6 +69,13 @@ def lists_problem(lists: Sequence[str]) -> str:
     return ""
 
 
+def list_named(name: str) -> str:
+    """A list's name as an import keeps it: cut at ``MAX_LIST_NAME_CHARS`` with "…" (a
+    ``--list`` or a file's header of any length was kept whole, and every other device's
+    sync refused the papers in it: ``lists_problem``)."""
+    return name if len(name) <= MAX_LIST_NAME_CHARS else name[: MAX_LIST_NAME_CHARS - 1] + "…"
+
+
 def abstract_size_problem(abstract: str) -> str:
     """Why ``abstract`` is too long to be one ("" when it is not)."""
     if len(abstract) > MAX_ABSTRACT_CHARS:

@@ -20,6 +20,7 @@ from storage.cache.content_key import Version, papers_version
 from storage.cache.loaded_papers import LoadedPapers, cache_after_change, open_papers
 from storage.cache.refresh import LARGE, refresh_derived
 from storage.cache.triage_memo import TriageMemo
+from storage.caps import list_named
 from storage.errors import ImportInterrupted, LibraryError, SourceError, UnknownPaperError
 from storage.files.atomic import FileContent, FileSignature
 from storage.files.links import missing_link
@@ -345,7 +346,7 @@ class Library:
             whole = [
                 (
                     r.source,
-                    list_name or r.list_name,
+                    list_named(list_name or r.list_name),
                     bool(getattr(r, "every_submission", 0)),
                     str(getattr(r, "refused", "")),
                 )
@@ -607,7 +608,9 @@ class Library:
 
     def remove_list(self, name: str) -> Removal:
         """Take a list out, as one undo step: its papers go, except those also in another
-        list (they only leave this one). ``UnknownPaperError`` for a list not in the library."""
+        list (they only leave this one). ``UnknownPaperError`` for a list not in the library.
+        A name past the cap is the list an import named by it (``caps.list_named``)."""
+        name = list_named(name)
         if name not in {info.name for info in self.lists()}:
             from storage.text.words import NAME_CHARACTERS, shortened
 

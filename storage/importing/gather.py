@@ -133,6 +133,7 @@ def _placed(
 
     total = sum(source.expected() for source in sources) if progress is not None else 0
     done = 0
+    kept: dict[tuple[str, ...], tuple[str, ...]] = {}  # the lists as named, as kept (caps)
     for result in sources:
         before = done
         positions: dict[str, int] = {}  # within the file, by list; the file's place is added
@@ -147,9 +148,9 @@ def _placed(
             record = record if entry is None else enrich(record, entry)
             lists = record.lists if record.lists and not list_name else ()
             lists = lists or (list_name or result.list_name,)
-            for name in lists:
-                if name not in report.lists:
-                    report.lists.append(name)
+            if lists not in kept:
+                kept[lists] = _lists_kept(lists, report)
+            lists = kept[lists]
             position = positions.get(lists[0], 0)
             positions[lists[0]] = position + 1
             yield _Placed(record, lists, position, result.source)
@@ -162,6 +163,24 @@ def _placed(
         report.read += done - before + len(result.errors) + result.unlisted + result.containers
     if progress is not None:
         progress(done, done)  # every record read (a file's lines, counted ahead, may be more)
+
+
+def _lists_kept(lists: tuple[str, ...], report: ImportReport) -> tuple[str, ...]:
+    """``lists`` as the library keeps them (``caps.list_named``), each new one in the report,
+    and a name cut said once."""
+    from storage.caps import MAX_LIST_NAME_CHARS, list_named
+    from storage.text.words import NAME_CHARACTERS, shortened
+
+    kept = tuple(dict.fromkeys(list_named(name) for name in lists))
+    for name, named in zip(lists, map(list_named, lists), strict=True):
+        if named not in report.lists:
+            report.lists.append(named)
+            if named != name:
+                report.warnings.append(
+                    f"a list's name of {len(name):,} characters is kept as its first "
+                    f"{MAX_LIST_NAME_CHARS - 1:,} and …: {shortened(name, NAME_CHARACTERS)}"
+                )
+    return kept
 
 
 def _short_abstracts(source: str, numbers: list[int]) -> str:
