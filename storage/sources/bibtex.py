@@ -411,7 +411,9 @@ _USERS: Final = ("annote", "annotation")
 _TEXT_FIELDS: Final = (
     ("journal", ("journal", "journaltitle")),
     ("booktitle", ("booktitle", "eventtitle")),  # Zotero's BibLaTeX: the conference's name
-    ("publisher", ("publisher",)),
+    # Google Scholar's @inproceedings names its publisher ``organization`` (``{PMLR}``,
+    # ``{IEEE}``): the publisher where none is named, as Zotero's BibTeX import reads it
+    ("publisher", ("publisher", "organization")),
     ("school", ("school",)),
     ("institution", ("institution",)),
     ("series", ("series",)),
