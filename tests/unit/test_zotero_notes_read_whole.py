@@ -1,7 +1,8 @@
 """Zotero's notes read whole, whatever their number and however much markup they hold: Better
-BibTeX's JSON gives an item its notes inside it, and a note Zotero 7 makes from a PDF's
-annotations is mostly markup (each highlight a ``<span data-annotation="…">`` and a citation
-``<span data-citation="…">``). What is cut is cut at the note's cap, and said."""
+BibTeX's JSON gives an item its notes inside it, its RDF points to each (``bib:Memo``), and
+a note Zotero 7 makes from a PDF's annotations is mostly markup (each highlight a ``<span
+data-annotation="…">`` and a citation ``<span data-citation="…">``). What is cut is cut at
+the note's cap, and said."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from urllib.parse import quote
 
 from storage import Library
 from storage.caps import MAX_NOTE_CHARS
+from tests.unit.test_zotero_notes_in_exports import COMMENT, REPO, ZOTERO_RDF
 
 ITEM = "http://zotero.org/users/local/abCdEfGh/items/ABCD2345"
 PDF = "http://zotero.org/users/local/abCdEfGh/items/XYZ12345"
@@ -109,3 +111,24 @@ def test_notes_past_the_cap_are_cut_there_and_said(tmp_path: Path) -> None:
     [warning] = warnings
     assert "record 1: its notes are " in warning
     assert f"characters long: the first {MAX_NOTE_CHARS:,} kept as its note" in warning
+
+
+def test_every_memo_of_an_items_rdf_is_read(tmp_path: Path) -> None:
+    """Zotero's RDF: an item's notes past its thousandth ``dcterms:isReferencedBy`` were left
+    out and said as "notes with no item in the file", which they were not."""
+    repo = "https://github.com/example/late"
+    first = '<dcterms:isReferencedBy rdf:resource="#item_3"/>'
+    refs = "".join(f'<dcterms:isReferencedBy rdf:resource="#n{i}"/>' for i in range(1001))
+    memo = '<bib:Memo rdf:about="#n{}"><rdf:value>&lt;p&gt;{}&lt;/p&gt;</rdf:value></bib:Memo>'
+    memos = "".join(memo.format(i, f"Note {i}") for i in range(1000))
+    memos += memo.format(1000, f"Code at {repo}")
+    rdf = ZOTERO_RDF.replace(first, first + refs).replace("</rdf:RDF>", f"{memos}</rdf:RDF>")
+    path = tmp_path / "zotero.rdf"
+    path.write_text(rdf, encoding="utf-8")
+    library = Library(tmp_path / "home")
+    report = library.import_file(path)
+    assert (report.added, report.errors, report.warnings) == (1, [], [])
+    [paper] = library.papers()
+    note = library.triage().notes[paper.id]
+    assert note.startswith(f"{COMMENT}\n\nNote 0\n\n") and note.endswith(f"Code at {repo}")
+    assert paper.github == (REPO, repo)
