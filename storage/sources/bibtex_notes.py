@@ -12,7 +12,6 @@ file holds the import's size cap bounds.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Final
 
@@ -23,10 +22,10 @@ __all__ = ["MAX_NOTES_READ", "joined_notes", "read_notes"]
 #: The most of an entry's notes, as written, read from their TeX: our export writes a
 #: character beyond ASCII in up to 57 (``{\\ensuremath{\\langle}\\texttt{U+1D538}…}``), so a
 #: note at the cap written so is read whole; past this the rest is not read (reading TeX
-#: escapes costs about a second a megabyte), and the warning says so.
+#: escapes costs up to a second a megabyte: ``tex_text``), and the warning says so.
 MAX_NOTES_READ: Final = 64 * MAX_NOTE_CHARS
-#: The escapes a link's characters take in TeX (``\\_``), undone where a link is looked for.
-_ESCAPED: Final = re.compile(r"\\([_#%&~$])")
+#: The characters of a link TeX escapes (``\\_``): unescaped where a link is looked for.
+_ESCAPED: Final = "_#%&~$"
 
 
 def joined_notes(texts: Sequence[str]) -> str:
@@ -51,4 +50,8 @@ def read_notes(written: str) -> tuple[str, str, str]:
     note = read[: MAX_NOTE_CHARS - 1] + "…"
     said = f"its notes are {len(written):,} characters long as written: the first {len(note):,}"
     said += " kept as its note"
-    return note, "\n".join((read, _ESCAPED.sub(r"\1", unread))), said
+    if "github" in unread.lower():  # (the links past the cut: ``extract_github_links``)
+        for char in _ESCAPED:
+            unread = unread.replace(f"\\{char}", char)
+        return note, f"{read}\n{unread}", said
+    return note, read, said
