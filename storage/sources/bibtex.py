@@ -32,9 +32,11 @@ Unicode through the one converter (``storage.text.latex``); abstracts are kept a
 eprint and archive, journal, booktitle, publisher, series, volume, number, pages, note, …)
 are kept as the paper's extra fields (``storage.sources.fields``) and written back by the
 exports.
-The user's own note (``annote``: Zotero's, one a note, each kept, GitHub links in them the
-code; JabRef's, Mendeley's, ours) and tags (``mendeley-tags``, which are among the
-``keywords`` too) are the paper's note and tags.
+The user's own notes (``annote``: Zotero's, one a note; JabRef's, Mendeley's, ours;
+``annotation``: BibLaTeX's, Zotero's BibLaTeX one a note) are the paper's note, each text
+kept once, cut at the note's cap with a warning, never refused for its length, GitHub links
+in them the code (``storage.sources.bibtex_notes``); its tags (``mendeley-tags``, which are
+among the ``keywords`` too) are the paper's tags.
 """
 
 from __future__ import annotations
@@ -47,7 +49,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from storage.caps import MAX_NOTE_CHARS, notes_cut
 from storage.errors import SourceError
 from storage.sources import bibtex_dialects as dialects
 from storage.sources.authors import ended_with_et_al, flat_name, parted
@@ -61,6 +62,7 @@ from storage.sources.bibtex_mend import (
     starts_entry,
     value_runs_on,
 )
+from storage.sources.bibtex_notes import joined_notes, read_notes
 from storage.sources.citation import entry_type
 from storage.sources.fields import BadField, keywords_before_tags, without_tags
 from storage.sources.links import extract_github_links
@@ -176,12 +178,15 @@ class Macros:
         return found
 
 
-def value_of(raw: str, macros: Macros | Mapping[str, str]) -> str:
+def value_of(
+    raw: str, macros: Macros | Mapping[str, str], limit: int | None = MAX_VALUE_CHARS
+) -> str:
     """A field's value: delimiters off, concatenations joined, macros and months resolved.
 
-    ``BadField`` when it grows past ``MAX_VALUE_CHARS``."""
+    ``BadField`` when its macros make it grow past ``MAX_VALUE_CHARS``, or when it is longer
+    than ``limit`` (None: a note's, which ``bibtex_notes`` cuts at the note's cap, said)."""
     out: list[str] = []
-    size = 0
+    grown = size = 0
     for part in _parts(raw.strip()):
         if len(part) >= 2 and (part[0], part[-1]) in (("{", "}"), ('"', '"')):
             piece = part[1:-1]
@@ -191,10 +196,13 @@ def value_of(raw: str, macros: Macros | Mapping[str, str]) -> str:
             name = part.casefold()
             found = macros.get(name)
             piece = found if found is not None else _MONTHS.get(name, part)
+            grown += len(piece)  # (what is written the file's size cap bounds)
+            if grown > MAX_VALUE_CHARS:
+                raise BadField(f"a value grows past {MAX_VALUE_CHARS:,} characters by its macros")
         size += len(piece)
-        if size > MAX_VALUE_CHARS:
-            raise BadField(f"a value grows past {MAX_VALUE_CHARS:,} characters by its macros")
         out.append(piece)
+    if limit is not None and size > limit:
+        raise BadField(f"its value is {size:,} characters long (at most {limit:,} a field)")
     return "".join(out)
 
 
@@ -321,9 +329,6 @@ class _Entry:
     repeated: list[str] = field(default_factory=list)
     #: The fields an unmatched ``}`` was taken out of, the entry read whole (a warning).
     strays: list[str] = field(default_factory=list)
-    #: Its notes as written, where together they ran past ``MAX_NOTE_CHARS`` and were cut
-    #: (a warning; the repositories they link are still the paper's code).
-    whole_notes: str = ""
 
     @property
     def label(self) -> str:
@@ -342,7 +347,7 @@ def _entry_of(
 ) -> _Entry:
     """An entry from its fields as written (``(name, raw value)``), macros resolved."""
     fields: dict[str, str] = {}
-    notes: dict[str, list[str]] = {}
+    notes: list[str] = []  # every annote and annotation, in order (``bibtex_notes``)
     problem = ""
     mended: list[str] = []
     repeated: list[str] = []
@@ -353,25 +358,20 @@ def _entry_of(
             if one in fields and one not in dialects.NOTES:  # a field written twice: the first,
                 repeated.append(one)  # and a warning
                 continue
+            note = one in dialects.NOTES  # each note (``dialects.NOTES``), however long
             try:
-                read = value_of(value, macros)
+                read = value_of(value, macros, None if note else MAX_VALUE_CHARS)
             except BadField as exc:
                 problem = problem or f"{one}: {exc}"
                 continue
-            if one in dialects.NOTES:  # each note (``dialects.NOTES``)
-                notes.setdefault(one, []).append(read)
+            if note:
+                notes.append(read)
             else:
                 fields[one] = read
-    whole: dict[str, str] = {}
-    for name, texts in notes.items():  # (a blank line between them)
-        fields[name] = "\n\n".join(t for t in texts if t.strip()) or texts[0]
-        if len(texts) > 1 and len(fields[name]) > MAX_NOTE_CHARS:  # Zotero's, one a note:
-            whole[name], fields[name] = fields[name], notes_cut(fields[name])[0]
+    if notes:  # one note, as the user's (``_USERS``) is read
+        fields["annote"] = joined_notes(notes)
     kind = kind.strip().casefold()
-    entry = _Entry(number, line, key.strip(), kind, fields, problem, mended, repeated)
-    # the note read (``_users_note``: annote, else annotation), not another field's notes
-    entry.whole_notes = whole.get(next((n for n in _USERS if fields.get(n, "").strip()), ""), "")
-    return entry
+    return _Entry(number, line, key.strip(), kind, fields, problem, mended, repeated)
 
 
 _URL_COMMAND: Final = re.compile(r"^\\(?:url|href)\s*\{([^{}]*)\}")
@@ -403,15 +403,7 @@ def _note(fields: Mapping[str, str]) -> tuple[str, str]:
     return note, f"{more} {code}".strip()
 
 
-def _users_note(fields: Mapping[str, str]) -> str:
-    """The user's own note: Zotero, JabRef, Mendeley and our export write it in ``annote``
-    (biblatex names it ``annotation``), plain text but for its TeX escapes, line by line."""
-    from storage.text.source_text import tex_text
-
-    return tex_text(_first(fields, _USERS).replace("\r\n", "\n")).strip()
-
-
-#: The fields of the user's note, the first written read (``_users_note``).
+#: The fields of the user's note (an entry's own joined in ``annote``: ``bibtex_notes``).
 _USERS: Final = ("annote", "annotation")
 
 
@@ -419,7 +411,9 @@ _USERS: Final = ("annote", "annotation")
 _TEXT_FIELDS: Final = (
     ("journal", ("journal", "journaltitle")),
     ("booktitle", ("booktitle", "eventtitle")),  # Zotero's BibLaTeX: the conference's name
-    ("publisher", ("publisher",)),
+    # Google Scholar's @inproceedings names its publisher ``organization`` (``{PMLR}``,
+    # ``{IEEE}``): the publisher where none is named, as Zotero's BibTeX import reads it
+    ("publisher", ("publisher", "organization")),
     ("school", ("school",)),
     ("institution", ("institution",)),
     ("series", ("series",)),
@@ -501,8 +495,8 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     out["url"] = [u for u in links if u]
     out["bib_note"], out["code"] = _note(fields)
     # the user's: the note in ``annote`` and the tags Mendeley and we name among the keywords
-    out["note"] = _users_note(fields)
-    notes = _users_note({"annote": entry.whole_notes}) if entry.whole_notes else out["note"]
+    # (Zotero's, JabRef's, Mendeley's, ours: ``bibtex_notes``), cut at its cap, said
+    out["note"], notes, out["notes_cut"] = read_notes(_first(fields, _USERS))
     if not ours and "github" in notes.lower():  # Zotero's notes: arXiv's "Comment: …
         # Code at https://github.com/…", as its RIS's ``N1`` (ours says its links apart)
         out["code"] = " ".join([out["code"], *extract_github_links(notes)]).strip()
@@ -634,9 +628,6 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
                 f"{path}: record {entry.number}: {entry.label}: a comma is missing before "
                 f"{_names(entry.mended)}: read as fields of their own"
             )
-        if entry.whole_notes:  # (as Zotero's other exports are read: ``zotero_api.attach``)
-            said = notes_cut(entry.whole_notes)[1]
-            result.warnings.append(f"{path}: record {entry.number}: {entry.label}: {said}")
         if entry.repeated:
             result.warnings.append(
                 f"{path}: record {entry.number}: {entry.label}: {_names(entry.repeated)} "
@@ -646,6 +637,8 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
             fields = _fields(entry, lent.fields_of(entries, index), ours)
             if typed := fields.pop("year_unread", ""):
                 unread.append((entry.number, typed))
+            if said := fields.pop("notes_cut", ""):  # (as ``zotero_api.attach`` says it)
+                result.warnings.append(f"{path}: record {entry.number}: {entry.label}: {said}")
             if "file" in fields:
                 fields = with_attachment(fields, folder_of(str(path)))
             record, problem = record_from_fields(fields, entry.number)

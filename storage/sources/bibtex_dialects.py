@@ -48,11 +48,12 @@ __all__ = [
     "unread_years",
 ]
 
+#: The fields of notes, which an entry may write several times: Zotero's BibTeX writes an
+#: ``annote`` a note (arXiv's ``Comment: …``, then the user's), its BibLaTeX an
+#: ``annotation`` a note; each of them the paper's (``storage.sources.bibtex_notes``).
+NOTES: Final = frozenset({"annote", "annotation"})
 #: An entry's head with no key before its first field, on the next line (EndNote's): not
 #: ``@string``, ``@preamble`` or ``@comment``, whose first line may well end after ``{``.
-#: The fields of notes, which an entry may write several times: Zotero writes an ``annote``
-#: a note (arXiv's ``Comment: …``, then the user's), each of them the paper's.
-NOTES: Final = frozenset({"annote", "annotation"})
 _KEYLESS_HEAD: Final = re.compile(
     r"(@[ \t]*(?!(?:string|preamble|comment)\b)[A-Za-z]\w*[ \t]*[{(])"
     r"(?=[ \t]*\r?\n\s*[A-Za-z][\w:.+-]*\s*=)",

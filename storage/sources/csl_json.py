@@ -5,7 +5,7 @@ An array of items with ``type``, ``title``, ``author`` (``{"family", "given"}`` 
 them, the editors of its book or proceedings, kept as its ``editors``), ``collection-title``
 (its series), ``genre`` (a thesis's type: a master's; a book's: a volume of proceedings),
 ``abstract``, ``URL``, ``DOI``, ``issued`` (``{"date-parts": [[2025]]}``; a date typed as
-text that names no year, ``{"literal": "in press"}``, is said in one line),
+text that names no year, ``{"literal": "in press"}``, or none, ``{}``, is said in one line),
 ``container-title`` and ``keyword`` (and, in our export, ``custom``: the lists, the user's
 tags among the keywords, and what of the ``note`` is the reference's: the user's note is
 before it). Such files are named ``.json``: they are told from other
@@ -408,11 +408,11 @@ def read_csl_data(data: Any, path: Path) -> ReadResult:
     if not isinstance(items, list):
         raise SourceError(f"{path}: not CSL-JSON (expected an array of items)")
     result = ReadResult(source=str(path), list_name=path.stem)
-    unread: list[tuple[int, str]] = []  # dates typed as text that name no year
+    unread: list[tuple[int, str]] = []  # dates that name no year (typed, or empty)
     for number, item in enumerate(items, start=1):
         if isinstance(item, Mapping):
             fields = csl_fields(crossref_item(item) if works is not None else item)
-            if not fields.get("year") and (typed := _typed(item.get("issued"))):
+            if not fields.get("year") and (typed := _unread(item.get("issued"))):
                 unread.append((number, typed))
             result.add(number, fields)
         else:
@@ -420,6 +420,19 @@ def read_csl_data(data: Any, path: Path) -> ReadResult:
     if unread:
         result.warnings.append(no_year(str(path), unread))
     return result
+
+
+def _unread(issued: Any) -> str:
+    """What a CSL date that gives no year holds, as the warning shows it: its text as typed
+    (``_typed``), else the date as written, empty (``{}``, ``{"date-parts": [[null]]}``,
+    ``{"literal": ""}``); "" for no date (``issued`` absent, or ``null``), no warning's."""
+    if issued is None:
+        return ""
+    try:
+        written = orjson.dumps(issued).decode()
+    except TypeError:  # a number past 64 bits (``json_lists.loads`` reads one)
+        written = repr(issued)
+    return _typed(issued) or written[:100]
 
 
 def _typed(issued: Any) -> str:

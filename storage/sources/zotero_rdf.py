@@ -205,8 +205,10 @@ class _Graph:
             self.missing += 1
         return found
 
-    def targets(self, node: Element, tag: str) -> Iterator[Element]:
-        for prop in _props(node, tag):
+    def targets(self, node: Element, tag: str, *, every: bool = False) -> Iterator[Element]:
+        """The nodes the node's properties ``tag`` point to: the first ``_MAX_EACH``, or
+        ``every`` one."""
+        for prop in node.iterfind(tag) if every else _props(node, tag):
             if (found := self.target(prop)) is not None and found is not node:
                 yield found
 
@@ -355,9 +357,15 @@ def _tags(graph: _Graph, item: Element) -> list[str]:
 
 
 def _notes(graph: _Graph, item: Element, used: set[int]) -> list[str]:
-    """The texts of the notes an item points to (``dcterms:isReferencedBy``)."""
+    """The texts of the notes an item points to (``dcterms:isReferencedBy``): every one, each
+    once (past the first ``_MAX_EACH`` they were said as "notes with no item"; joined, they
+    are cut at the note's cap, said: ``zotero_api.attach``)."""
     texts = []
-    for memo in graph.targets(item, f"{{{DCTERMS}}}isReferencedBy"):
+    seen: set[int] = set()
+    for memo in graph.targets(item, f"{{{DCTERMS}}}isReferencedBy", every=True):
+        if id(memo) in seen:
+            continue
+        seen.add(id(memo))
         if memo.tag == f"{{{BIB}}}Memo" or _first(memo, _ITEM_TYPE) == "note":
             used.add(id(memo))
             if text := note_text(_first(memo, _VALUE)):

@@ -217,16 +217,15 @@ def test_zotero_notes_past_a_notes_cap_are_cut_and_said_not_the_paper_refused(
         assert paper.github == (REPO, late), name
 
 
-def test_notes_past_the_cap_in_a_field_not_read_as_the_note_leave_the_note_alone(
+def test_an_annote_and_annotations_past_the_cap_are_one_note_cut_and_said(
     tmp_path: Path,
 ) -> None:
-    """An entry whose user's note is ``annote`` (one, linking a repository) and which also
-    holds biblatex's ``annotation`` many times, past the cap together: the annotations,
-    never read as its note, were taken as "its notes" (a warning that they were cut), and the
-    repositories were looked for in them, not in the note read: the annote's repository was
-    no longer the paper's code."""
+    """An entry with one ``annote`` (linking a repository) and biblatex's ``annotation`` many
+    times, past the cap together: every one of them is the user's note (the annotations were
+    once dropped in silence), cut at the cap and said, and the annote's repository is the
+    paper's code."""
     mine = "https://github.com/example/mine"
-    many = "".join(f"\tannotation = {{{'reading ' * 1000}}},\n" for _ in range(14))
+    many = "".join(f"\tannotation = {{{i} {'reading ' * 1000}}},\n" for i in range(14))
     head = "@misc{lee2024,\n\ttitle = {Sparse Attention for Tables},\n"
     bib = f"{head}\tannote = {{Code at {mine}}},\n{many}}}\n"
     path = tmp_path / "in.bib"
@@ -234,7 +233,9 @@ def test_notes_past_the_cap_in_a_field_not_read_as_the_note_leave_the_note_alone
     library = Library(tmp_path / "home")
     report = library.import_file(path)
     assert (report.added, report.errors) == (1, [])
-    assert [w for w in report.warnings if "notes are" in w] == []
+    [warning] = [w for w in report.warnings if "notes are" in w]
+    assert "the first 100,000 kept as its note" in warning
     [paper] = library.papers()
     assert paper.github == (mine,)
-    assert library.triage().notes[paper.id] == f"Code at {mine}"
+    note = library.triage().notes[paper.id]
+    assert note.startswith(f"Code at {mine}\n\n0 reading") and len(note) == 100_000
