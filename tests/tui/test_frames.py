@@ -141,3 +141,32 @@ async def test_a_dialog_over_the_list_leaves_the_app_still(
         await pilot.press(*"/some/folder/list.jsonl")
         await pilot.pause()
         assert len(drawn) <= 30, len(drawn)
+
+
+async def test_work_after_the_frame_whose_time_comes_as_the_app_ends_is_let_go(
+    seeded_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual takes a screen's widgets down, then runs what its timers left it: the drawing
+    ahead asked for after a frame ran on the screen without its list (``NoMatches: #papers``)
+    and the app ended with a traceback (a test's end on a loaded machine, CI-like). Here the
+    work is asked for as the widgets go, and their going is slow, as on that machine."""
+    import asyncio
+    from functools import partial
+
+    from tui.widgets.paper_pane import PaperPane
+    from tui.widgets.tab_bar import TabBar
+
+    app = make_app(seeded_home)
+    screen = app.main_screen
+
+    def ask(self: TabBar) -> None:
+        screen.call_after_frame(partial(screen.prepare_neighbours, screen.view.papers[0]))
+
+    async def slow(self: PaperPane) -> None:
+        await asyncio.sleep(0.3)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        monkeypatch.setattr(TabBar, "on_unmount", ask, raising=False)
+        monkeypatch.setattr(PaperPane, "on_unmount", slow, raising=False)
+    # (the error, had the work run, is raised by run_test as the app's)
