@@ -17,6 +17,8 @@ from tui.widgets.bordered import BorderedLines
 from tui.widgets.search_box import HOLD_PAINT_SECONDS
 
 SIZE = (120, 36)
+#: What the app draws of the list and the pane in a second under a dialog, still.
+IDLE_DRAWS = 4
 
 
 async def test_a_letter_is_painted_with_its_results(seeded_home: Path) -> None:
@@ -136,11 +138,15 @@ async def test_a_dialog_over_the_list_leaves_the_app_still(
         drawn.clear()
         started = time.process_time()
         await pilot.pause(1.0)
-        assert len(drawn) <= 4, len(drawn)  # (a cursor blink may draw a line or two)
+        assert len(drawn) <= IDLE_DRAWS, len(drawn)  # (a repaint of the dialog may draw them)
         assert time.process_time() - started < 0.5
+        typing = time.monotonic()
         await pilot.press(*"/some/folder/list.jsonl")
         await pilot.pause()
-        assert len(drawn) <= 30, len(drawn)
+        # 30 draws for the keys, and the still app's meanwhile: a loaded machine took seconds
+        # over the keys (32 draws, two a repaint, two repaints a second)
+        took = time.monotonic() - typing
+        assert len(drawn) <= 30 + IDLE_DRAWS * int(took), (len(drawn), took)
 
 
 async def test_work_after_the_frame_whose_time_comes_as_the_app_ends_is_let_go(
