@@ -25,6 +25,7 @@ from textual import on
 from textual.screen import Screen, ScreenResultType
 from textual.timer import Timer
 
+from tui.ending import is_ending
 from tui.widgets.bordered import BorderedLines
 
 #: How long after the frame its after-frame callbacks run (see the module).
@@ -75,5 +76,11 @@ class AfterFrameScreen(Screen[ScreenResultType]):
         if self._after_frame_timer is not None:
             self._after_frame_timer.stop()
             self._after_frame_timer = None
+        if is_ending(self.app):
+            # Let go: the screen's widgets may be gone (Textual takes a screen's children
+            # down, then runs what its timers left it; drawing ahead queried a list no longer
+            # there and the app ended with a traceback), and what waits here is for the next
+            # key's frame, or the writer's release, which the end's flush gives.
+            return
         for callback in callbacks:
             callback()

@@ -150,6 +150,14 @@ class TriageSession:
         return not self._idle.is_set()
 
     @property
+    def absorbed(self) -> bool:
+        """True once every operation queued is on disk and its outcome taken in by the UI
+        (``absorb``): the writer is idle (``busy`` False) a moment before its last outcome
+        reaches the UI's thread."""
+        with self._lock:
+            return not self._pending
+
+    @property
     def waited(self) -> float:
         """Seconds the oldest operation still on its way to the disk has waited (0.0: none)."""
         with self._lock:  # pending until the UI absorbs it: on disk once ``_done`` passes it

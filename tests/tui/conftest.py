@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyperclip
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 from tests.tui.helpers import FakeClipboard
 
@@ -19,12 +19,12 @@ def clipboard(monkeypatch: pytest.MonkeyPatch) -> FakeClipboard:
 
 @pytest.fixture(autouse=True)
 def no_cursor_blink(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Freeze the text cursor so screenshots do not depend on the moment they are taken."""
-    original = Input.on_mount if hasattr(Input, "on_mount") else None
-
-    def on_mount(self: Input) -> None:
-        self.cursor_blink = False
-        if original is not None:
-            original(self)
-
-    monkeypatch.setattr(Input, "on_mount", on_mount, raising=False)
+    """Freeze the text cursors (as they are when a field takes the focus: shown) so that
+    screenshots do not depend on the moment they are taken, nor counts of what was drawn on
+    how long the typing took. Patched as ``Input.on_mount`` (setting ``cursor_blink``), the
+    freeze never ran: Textual calls ``Input._on_mount`` instead of an ``on_mount`` of the same
+    class, and every field and note editor blinked in the tests (a loaded run drew the list
+    behind the import dialog at each blink, past the count allowed; a snapshot of the note
+    editor taken 0.5 s late had no cursor)."""
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+    monkeypatch.setattr(TextArea, "_toggle_cursor_blink_visible", lambda self: None)

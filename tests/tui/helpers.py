@@ -86,10 +86,12 @@ async def ready(pilot: Pilot[None]) -> MainScreen:
 
 
 async def settled(pilot: Pilot[None]) -> None:
-    """Every decision made so far is on disk and its outcome absorbed."""
+    """Every decision made so far is on disk and its outcome absorbed: waited for, not
+    guessed (the writer is idle before it hands its last outcome to the screen, whose queue
+    a loaded machine may reach later than any fixed pause)."""
     app = pilot.app
     assert isinstance(app, PapersApp)
-    await wait_for(pilot, lambda: not app.session.busy)
+    await wait_for(pilot, lambda: not app.session.busy and app.session.absorbed)
     await pilot.pause(0.05)
 
 

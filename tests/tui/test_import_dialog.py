@@ -59,7 +59,7 @@ async def test_another_process_import_is_still_said(seeded_home: Path, tmp_path:
         await pilot.press("a", "escape")  # the dialog opened and closed: nothing of ours
         await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
         Library(seeded_home).import_file(source)
-        await wait_for(pilot, lambda: ELSEWHERE in messages(app), timeout=5)
+        await wait_for(pilot, lambda: ELSEWHERE in messages(app))
 
 
 async def test_an_unexpected_error_in_the_import_is_said_and_the_dialog_still_closes(

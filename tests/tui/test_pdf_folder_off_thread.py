@@ -36,7 +36,8 @@ class WatchedFolder(PdfFolder):
     """A real folder of copies whose listings say on which thread they ran, and wait while
     ``go`` is clear (a slow disk; at most ``HOLD_S``)."""
 
-    HOLD_S = 5.0
+    HOLD_S = 60.0  # (the test lets it go before: a bound for a test gone wrong; 5 s
+    # was less than a loaded machine took over the steps that assert the listing still held)
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)
@@ -94,17 +95,17 @@ async def test_keys_go_on_while_a_folder_filled_elsewhere_is_listed(
             (folder.path / f"Other paper {n} ({n:012x}).pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
         paper = Library(home).paper(ids[0])
         paper_pdf(folder.path / pdf_name(paper), paper.title, 1, seed=0)
-        await wait_for(pilot, lambda: bool(folder.threads), 5)  # the app's look at the disk
+        await wait_for(pilot, lambda: bool(folder.threads))  # the app's look at the disk
         await pilot.press("j")  # read and acted on while the folder is listed
-        await wait_for(pilot, lambda: plist(app).current.id == ids[1], 3)  # type: ignore[union-attr]
+        await wait_for(pilot, lambda: plist(app).current.id == ids[1])  # type: ignore[union-attr]
         await pilot.press("k")
-        await wait_for(pilot, lambda: plist(app).current.id == ids[0], 3)  # type: ignore[union-attr]
+        await wait_for(pilot, lambda: plist(app).current.id == ids[0])  # type: ignore[union-attr]
         assert "⎙" not in row(app, 0)  # the listing still under way
         await pilot.press("p")  # waits for it: the copy it finds, not the web's
         await pilot.pause(0.3)
         assert not opened.exists()
         folder.go.set()
-        await wait_for(pilot, lambda: "⎙" in row(app, 0), 5)
+        await wait_for(pilot, lambda: "⎙" in row(app, 0))
         await wait_for(pilot, lambda: opened.is_file() and "file://" in opened.read_text(), 10)
         assert "⎙" not in row(app, 1)
         assert app.main_screen.pdfs.has_copy(ids[0])
@@ -124,10 +125,10 @@ async def test_P_lists_the_folder_off_the_screens_thread(
         await pilot.press("P")
         done = "2 PDFs downloaded"
         await wait_for(pilot, lambda: any(m.startswith(done) for m in messages(app)), 20)
-        await wait_for(pilot, lambda: "⎙" in row(app, 0) and "⎙" in row(app, 1), 5)
+        await wait_for(pilot, lambda: "⎙" in row(app, 0) and "⎙" in row(app, 1))
         await wait_for(
-            pilot, lambda: screen.pdfs.texts is not None and len(screen.pdfs.texts) == 2, 20
-        )
+            pilot, lambda: screen.pdfs.texts is not None and len(screen.pdfs.texts) == 2, 60
+        )  # (read in a child process: 10-14 s on a loaded machine, past 20 s in a loaded run)
         assert screen.pdfs.has_copy(ids[0]) and screen.pdfs.has_copy(ids[1])
     assert folder.threads and on_screen_thread(folder) == []
 
@@ -199,15 +200,15 @@ async def test_P_starts_once_its_scan_ends_though_another_follows(
         folder = SlowFolder(path)
         screen.pdfs.folder = folder
         (path / f"Other paper 0 ({0:012x}).pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
-        await wait_for(pilot, lambda: folder.listings == 1, 5)  # the poll's listing, held
+        await wait_for(pilot, lambda: folder.listings == 1)  # the poll's listing, held
         await pilot.press("P")  # waits for it
         await pilot.pause(0.2)
         assert not screen.pdfs.busy
         (path / f"Other paper 1 ({1:012x}).pdf").write_bytes(b"%PDF-1.4\n%%EOF\n")
-        await wait_for(pilot, lambda: screen.pdfs.scan_again, 5)  # another terminal's copy
+        await wait_for(pilot, lambda: screen.pdfs.scan_again)  # another terminal's copy
         folder.turns.release()  # the first listing ends; the one after it is held
-        await wait_for(pilot, lambda: folder.listings >= 2, 5)
-        await wait_for(pilot, lambda: screen.pdfs.busy, 5)  # the downloads began (held: 10 s)
+        await wait_for(pilot, lambda: folder.listings >= 2)
+        await wait_for(pilot, lambda: screen.pdfs.busy)  # the downloads began (held: 10 s)
         for _ in range(8):
             folder.turns.release()
         done = "2 PDFs downloaded"

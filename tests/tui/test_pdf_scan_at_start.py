@@ -62,7 +62,7 @@ async def test_the_list_is_drawn_before_the_scan_and_marked_once_it_is_done(
 
     def slow_scan(self: PdfFolder) -> tuple[dict[str, Path], dict[str, Path]]:
         threads.append(threading.current_thread().name)
-        held.wait(10)  # a slow disk, until the test lets it answer
+        held.wait(60)  # a slow disk, until the test lets it answer (60 s: a bound)
         return real_scan(self)
 
     monkeypatch.setattr(PdfFolder, "scan", slow_scan)
@@ -128,7 +128,7 @@ async def test_P_pressed_during_the_scan_waits_for_it_with_the_screen_kept_up(
         real_scan = PdfFolder.scan
 
         def slow_scan(self: PdfFolder) -> tuple[dict[str, Path], dict[str, Path]]:
-            held.wait(10)  # a slow disk, until the test lets it answer
+            held.wait(60)  # a slow disk, until the test lets it answer (60 s: a bound)
             return real_scan(self)
 
         monkeypatch.setattr(PdfFolder, "scan", slow_scan)
@@ -139,7 +139,7 @@ async def test_P_pressed_during_the_scan_waits_for_it_with_the_screen_kept_up(
             await pilot.press("2")  # the reading queue (every paper starred)
             await wait_for(pilot, lambda: plist(app).current is not None)
             await pilot.press("P", "j")
-            await wait_for(pilot, lambda: plist(app).current.id == ids[1], 3)  # type: ignore[union-attr]
+            await wait_for(pilot, lambda: plist(app).current.id == ids[1])  # type: ignore[union-attr]
             assert not screen.pdfs.scanned and not server.requests  # the scan still under way
             held.set()
             done = "3 PDFs downloaded"

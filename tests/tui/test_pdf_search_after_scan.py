@@ -65,7 +65,7 @@ async def test_a_pdf_search_follows_copies_that_go_and_come_back(
         await wait_for(pilot, lambda: screen.pdfs.texts is not None and len(screen.pdfs.texts) == 3)
         await wait_for(pilot, lambda: not any(w.group == "pdf-text" for w in screen.workers))
         await pilot.press("slash", *"pdf:wombat", "escape")
-        await wait_for(pilot, lambda: sorted(shown(app)) == sorted(ids[:3]), 5)
+        await wait_for(pilot, lambda: sorted(shown(app)) == sorted(ids[:3]))
         last = shown(app)[-1]
         await pilot.pause(1.0)  # (a letter right after leaving the box is held back: a stray)
         await pilot.press("G")  # the cursor on the last paper found
@@ -102,7 +102,7 @@ async def test_a_pdf_search_keeps_its_paper_when_the_texts_are_read_elsewhere(
         await wait_for(pilot, lambda: screen.pdfs.texts is not None and len(screen.pdfs.texts) == 4)
         await wait_for(pilot, lambda: not any(w.group == "pdf-text" for w in screen.workers))
         await pilot.press("slash", *"pdf:wombat", "escape")
-        await wait_for(pilot, lambda: sorted(shown(app)) == sorted(ids[:3]), 5)
+        await wait_for(pilot, lambda: sorted(shown(app)) == sorted(ids[:3]))
         last = shown(app)[-1]
         await pilot.pause(1.0)  # (a letter right after leaving the box is held back: a stray)
         await pilot.press("G")

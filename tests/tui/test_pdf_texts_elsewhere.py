@@ -30,7 +30,7 @@ async def test_texts_read_by_papers_pdf_elsewhere_are_shown_and_searched(
         assert done.returncode == 0, done.stderr
         assert "text of 1 PDF ready" in done.stderr
         await wait_for(pilot, lambda: "local: Sampler study 0" in pane_text(app))
-        await wait_for(pilot, lambda: "2 pages" in pane_text(app), 5)
+        await wait_for(pilot, lambda: "2 pages" in pane_text(app))
         await pilot.press("slash", *"pdf:wombat", "escape")
         await wait_for(pilot, lambda: len(plist(app).rows) == 1)
         assert plist(app).current is not None and plist(app).current.id == ids[0]

@@ -26,8 +26,9 @@ from tui.screens.importer import ImportScreen
 
 SIZE = (120, 36)
 ICLR25 = "ICLR.cc/2025/Conference"
-#: Well under the fetch's 30 s timeout: a stop waits for no timeout.
-PROMPT_S = 5.0
+#: Well under the fetch's 30 s timeout: a stop waits for no timeout (with room for a loaded
+#: machine, CI's, to take the app down, which 5 s did not leave much of).
+PROMPT_S = 12.0
 
 
 @pytest.fixture

@@ -126,14 +126,14 @@ async def test_searches_saved_elsewhere_come_and_go(seeded_home: Path) -> None:
         screen = await ready(pilot)
         searches = SavedSearches(seeded_home)
         searches.save("Graphs", "graph")  # as `papers search --save Graphs graph` does
-        await wait_for(pilot, lambda: " 6 Graphs 3 " in tab_text(app), timeout=5)
+        await wait_for(pilot, lambda: " 6 Graphs 3 " in tab_text(app))
         await pilot.press("6")
         assert screen.view.tab == "saved:graphs" and len(plist(app).rows) == 3
         searches.save("graphs", "graph neural")  # a new query: its tab searches again
-        await wait_for(pilot, lambda: " 6 graphs " in tab_text(app), timeout=5)
+        await wait_for(pilot, lambda: " 6 graphs " in tab_text(app))
         await wait_for(pilot, lambda: plist(app).border_title.startswith("graphs · "))
         searches.delete("graphs")
-        await wait_for(pilot, lambda: "graphs" not in tab_text(app), timeout=5)
+        await wait_for(pilot, lambda: "graphs" not in tab_text(app))
         assert screen.view.tab == "inbox" and len(plist(app).rows) == 38
         assert tab_text(app).startswith(" 1 Inbox 38  2 Starred 0")
 
@@ -328,7 +328,7 @@ async def test_a_saved_tab_exports_under_its_name(seeded_home: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         SavedSearches(seeded_home).save("GNN/graphs", "graph")
-        await wait_for(pilot, lambda: " 6 GNN/graphs 3 " in tab_text(app), timeout=5)
+        await wait_for(pilot, lambda: " 6 GNN/graphs 3 " in tab_text(app))
         await pilot.press("6", "e")
         await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
         screen = app.screen
@@ -344,7 +344,7 @@ async def test_a_quit_on_a_saved_search_reopens_there(seeded_home: Path) -> None
     app = make_app(seeded_home)
     async with app.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
-        await wait_for(pilot, lambda: " 6 gnn 3 " in tab_text(app), timeout=5)
+        await wait_for(pilot, lambda: " 6 gnn 3 " in tab_text(app))
         await pilot.press("6", "j")
         left = screen.paper_list.current
         await pilot.press("q")
@@ -352,7 +352,7 @@ async def test_a_quit_on_a_saved_search_reopens_there(seeded_home: Path) -> None
     again = make_app(seeded_home)
     async with again.run_test(size=SIZE) as pilot:
         screen = await ready(pilot)
-        await wait_for(pilot, lambda: screen.paper_list.current == left, timeout=5)
+        await wait_for(pilot, lambda: screen.paper_list.current == left)
         assert screen.view.tab == "saved:gnn" and screen.paper_list.cursor == 1
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 from storage import Library, Status
 from tui.session import HOLD_LIMIT_S, Outcome, TriageSession
@@ -270,3 +271,48 @@ def test_a_batch_with_a_paper_removed_elsewhere_writes_the_rest(library: Library
     assert [o.op.paper_ids for o in errors] == [(b,)]
     assert Library(library.home).statuses() == {a: Status.READ, c: Status.READ}
     session.close()
+
+
+def test_absorbed_waits_for_the_outcome_the_writer_was_idle_before(library: Library) -> None:
+    """The writer is idle (``busy`` False) before it hands its outcome to the UI: only
+    ``absorbed`` says that the UI has taken it in."""
+    collected = Collected()
+    session = TriageSession(library, collected)
+    first = library.papers()[0].id
+    session.queue_status([first], Status.READ)
+    assert session.flush(timeout=10)
+    assert not session.busy and not session.absorbed  # on disk; its outcome not taken in
+    deadline = time.monotonic() + 10
+    while not collected.outcomes and time.monotonic() < deadline:
+        time.sleep(0.01)
+    absorb_all(session, collected)
+    assert session.absorbed
+    assert session.close(timeout=10)
+
+
+async def test_settled_waits_for_an_outcome_handed_to_the_screen_late(
+    seeded_home: Path,
+) -> None:
+    """``settled`` (tests/tui/helpers.py) waited for the writer to be idle and then a fixed
+    0.05 s, and the tests after it asserted what the outcome brings (an undo's toast, a merged
+    note's message); on a loaded machine the writer thread, idle, handed it over later than
+    that. Here it hands it over 0.3 s late, as a descheduled thread would."""
+    from tests.tui.helpers import make_app, messages, ready, settled
+
+    app = make_app(seeded_home)
+    hand_over = app.session._on_outcome
+
+    def late(outcome: Outcome) -> None:
+        time.sleep(0.3)
+        hand_over(outcome)
+
+    app.session._on_outcome = late
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("s")
+        await settled(pilot)
+        assert app.session.state.statuses  # (shown at once)
+        await pilot.press("u")
+        await settled(pilot)
+        assert any(m.startswith("Undid: ") for m in messages(app)), messages(app)
+        assert app.session.state.statuses == {}

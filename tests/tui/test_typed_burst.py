@@ -249,9 +249,15 @@ async def test_a_digit_sign_is_typed_in_a_dialogs_field_and_the_palettes(
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
         app.post_message(events.Key(character_key(sign), sign))
-        field = app.screen.query_one(CommandInput)
+        palette = app.screen
+        field = palette.query_one(CommandInput)
         await wait_for(pilot, lambda: field.value == sign)
         assert isinstance(app.screen, CommandPalette) and screen.view.tab == "inbox"
+        # its search for the sign ended: Textual's palette, taken down with the app while its
+        # search listed what it found, raised NoMatches (a loaded run)
+        await wait_for(
+            pilot, lambda: not any(w.node is palette and not w.is_finished for w in app.workers)
+        )
 
 
 async def test_alt_and_a_letter_in_a_dialog_types_the_letter(seeded_home: Path) -> None:

@@ -148,7 +148,7 @@ def test_a_run_of_braces_too_many_is_read_in_linear_time(tmp_path: Path) -> None
     one after each of 100,000 values' words, took minutes when each looked to the run's end."""
     import time
 
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a guard against backtracking, not a figure
     papers, _ = _read(
         tmp_path,
         "@article{run, title = {Run}" + "}" * 100_000 + ", year = 2020}\n\n"
@@ -157,5 +157,5 @@ def test_a_run_of_braces_too_many_is_read_in_linear_time(tmp_path: Path) -> None
         "@article{commas, title = {C}}" + ", " * 40_000 + "x}\n\n"
         "@article{next, title = {Next}, year = 2022}\n",
     )
-    assert time.perf_counter() - start < 10
+    assert time.process_time() - start < 10
     assert papers["Next"]["year"] == 2022

@@ -540,11 +540,11 @@ HOSTILE = [
 @pytest.mark.parametrize("unit", HOSTILE)
 def test_two_megabytes_of_hostile_markup_render_quickly(unit: str) -> None:
     text = (unit * (2_000_000 // len(unit) + 1))[:2_000_000]
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time, as for the real abstracts above
     shown = display_text(text)
     links = extract_github_links(text)
     key = normalize_key(text)
-    assert time.perf_counter() - start < 3.0
+    assert time.process_time() - start < 3.0
     assert isinstance(shown, str) and isinstance(links, tuple) and isinstance(key, str)
 
 
@@ -552,9 +552,9 @@ def test_two_megabytes_of_prose_still_render_their_markup() -> None:
     prose = "Plain words of an abstract, " * 40  # about as dense in markup as real abstracts
     snippet = prose + r"reaching $\mathcal{O}(n^2)$ time. "
     text = snippet * (2_000_000 // len(snippet))
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time, as for the real abstracts above
     shown = display_text(text)
-    assert time.perf_counter() - start < 3.0
+    assert time.process_time() - start < 3.0
     assert "\\" not in shown and "$" not in shown
     assert shown.endswith("abstract, reaching 𝒪(n²) time.")
 

@@ -239,9 +239,9 @@ def test_an_entity_expansion_bomb_is_refused_at_once(tmp_path: Path) -> None:
         f'<?xml version="1.0"?><!DOCTYPE dblp [{"".join(entities)}]>'
         '<dblp><article key="a/b"><title>&a9;</title></article></dblp>'
     )
-    began = time.monotonic()
+    began = time.process_time()  # CPU time: a guard against a bomb, not the clock's figure
     message = _refusal(_write(tmp_path, "bomb.xml", text))
-    assert time.monotonic() - began < 2
+    assert time.process_time() - began < 2
     assert "not DBLP's XML: it declares an entity ('a0')" in message
 
 
@@ -336,9 +336,9 @@ def test_elements_nested_deep_are_read_in_linear_time(tmp_path: Path) -> None:
         f'<article key="a/c"><title>Sub {subs}.</title></article></dblp>'
     )
     path = _write(tmp_path, "deep.xml", text)
-    began = time.monotonic()
+    began = time.process_time()  # CPU time: a guard against quadratic reading
     deep_record, sub_record = read_source(path).records
-    assert time.monotonic() - began < 5
+    assert time.process_time() - began < 5
     assert (deep_record.title, _extra(deep_record)["year"]) == ("Deep", 2020)
     assert sub_record.title == "Sub " + "y" * 900
 

@@ -361,9 +361,9 @@ def test_an_entity_expansion_bomb_is_refused_at_once(tmp_path: Path) -> None:
         "<xml><records><record><titles><title>&a9;</title></titles></record></records></xml>"
     )
     path = _write(tmp_path, "bomb.xml", text)
-    began = time.monotonic()
+    began = time.process_time()  # CPU time: a guard against a bomb, not the clock's figure
     message = _refusal(path)
-    assert time.monotonic() - began < 2
+    assert time.process_time() - began < 2
     assert "declares an entity" in message
 
 
@@ -404,9 +404,9 @@ def test_elements_nested_deep_inside_a_record_are_read_in_linear_time(tmp_path: 
         f"<abstract>{ABSTRACT}</abstract></record></records></xml>"
     )
     path = _write(tmp_path, "deep.xml", text)
-    began = time.monotonic()
+    began = time.process_time()  # CPU time: a guard against quadratic reading
     (record,) = _records(path)
-    assert time.monotonic() - began < 5
+    assert time.process_time() - began < 5
     assert (record.title, record.abstract) == ("Deep", ABSTRACT)
 
 

@@ -108,15 +108,15 @@ def test_a_long_note_of_like_lines_merges_in_moments() -> None:
     base = "\n".join(["x", "y"] * 10_000)
     mine = "\n".join(["y", "x"] * 10_000)
     theirs = base + "\nappended"
-    started = time.monotonic()
+    started = time.process_time()  # CPU time: a guard against a quadratic merge
     merged = merge_note(base, mine, theirs)
-    assert time.monotonic() - started < 5
+    assert time.process_time() - started < 5
     assert merged.note == mine + "\nappended" and merged.added == ("appended",)
     paragraphs = [line for i in range(3_000) for line in (f"paragraph {i}", "")]
     base = "\n".join(paragraphs)
     edited = [*paragraphs]
     edited[3_000] = "edited"
-    started = time.monotonic()
+    started = time.process_time()
     merged = merge_note(base, "\n".join(edited), base + "\nappended")
-    assert time.monotonic() - started < 1
+    assert time.process_time() - started < 1
     assert merged.note == "\n".join(edited) + "\nappended"

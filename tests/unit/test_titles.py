@@ -397,9 +397,9 @@ HOSTILE = [
 @pytest.mark.parametrize("unit", HOSTILE, ids=range(len(HOSTILE)))
 def test_two_megabyte_paragraph_is_fast(unit: str) -> None:
     text = (unit * (2_000_000 // len(unit) + 1))[:2_000_000]
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a guard against slow patterns, not a figure
     derived = derive_title(text)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert elapsed < 2.0, f"{elapsed:.2f} s"
     assert 0 < len(derived.title) <= MAX_TITLE_LENGTH
 
