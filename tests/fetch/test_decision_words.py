@@ -65,6 +65,34 @@ def test_a_bare_accept_reply_to_a_submission_under_review_is_accepted(
     assert _accepted(env) == {m.title for m in made}
 
 
+
+def test_a_journal_s_acceptance_awaiting_its_venue_id_is_accepted(
+    services: tuple[Services, str], env
+) -> None:
+    """TMLR (a journal of API v2) states its decision as the decision reply's
+    ``recommendation``: "Accept with minor revision" on a paper still at
+    ``TMLR/Decision_Pending`` was stored as written; it is Accepted now, as the paper is once
+    its venue id moves. A "Reject" there is Rejected; one without a decision is pending."""
+    found, _ = services
+    made = shapes.made_up(3, seed=308, fate="Decision_Pending")
+    venue = shapes.journal_venue(made)
+    for note, said in zip(venue.notes, ("Accept with minor revision", "Reject"), strict=False):
+        venue.replies[note["id"]] = [
+            {
+                "id": shapes.note_id(note["id"] + "-decision"),
+                "forum": note["id"],
+                "replyto": note["id"],
+                "invitations": [f"TMLR/Paper{note['number']}/-/Decision"],
+                "content": {"recommendation": {"value": said}, "comment": {"value": "Thanks."}},
+            }
+        ]
+    found.v2["TMLR"] = venue
+    done = papers(env, "fetch", "openreview:TMLR", "--all", "--reviews")
+    assert done.returncode == 0, done.stderr
+    statuses = _statuses(env)
+    assert [statuses[m.title] for m in made] == ["Accepted", "Rejected", "Decision pending"]
+    assert _accepted(env) == {made[0].title}
+
 EMNLP23 = "EMNLP/2023/Conference"
 ACL22 = "aclweb.org/ACL/2022/Conference"
 
