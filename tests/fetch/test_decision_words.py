@@ -65,7 +65,6 @@ def test_a_bare_accept_reply_to_a_submission_under_review_is_accepted(
     assert _accepted(env) == {m.title for m in made}
 
 
-
 def test_a_journal_s_acceptance_awaiting_its_venue_id_is_accepted(
     services: tuple[Services, str], env
 ) -> None:
@@ -92,6 +91,7 @@ def test_a_journal_s_acceptance_awaiting_its_venue_id_is_accepted(
     statuses = _statuses(env)
     assert [statuses[m.title] for m in made] == ["Accepted", "Rejected", "Decision pending"]
     assert _accepted(env) == {made[0].title}
+
 
 EMNLP23 = "EMNLP/2023/Conference"
 ACL22 = "aclweb.org/ACL/2022/Conference"
