@@ -66,14 +66,13 @@ from storage.sources.decisions import (
     ACCEPTED,
     DECISION_PENDING,
     DESK_REJECTED,
-    NOT_ACCEPTED,
     REJECTED,
     UNDER_REVIEW,
     WITHDRAWN,
 )
 from storage.sources.json_lists import note_year
 from storage.sources.records import ReadResult, SourceRecord
-from storage.sources.status_words import accepted_status, status_word
+from storage.sources.status_words import accepted_status, decision_status, status_word
 from storage.sources.venues import find_venue, names_workshop
 
 PAGE = 1000
@@ -610,14 +609,12 @@ def _shaped(note: Any, api: Api, query: Query) -> tuple[Any, str | None] | None:
         if kept:
             item["decision"] = kept
     elif decision and (status in _UNDECIDED or (status is None and not _says_venue(content))):
-        # the decision reply says what the note does not (yet): no venue, or still under review
+        # the decision reply says what the note does not (yet): no venue, or still under review;
+        # in the words a venue's note or v1 gives it ("Accept" is Accepted, "Accept-Findings"
+        # Findings), else (words of no decision known) accepted among the accepted papers, or
+        # as written
         item["decision"] = decision
-        if "reject" in decision.casefold():
-            status = REJECTED
-        elif status is None and status_word(decision) not in NOT_ACCEPTED:
-            status = accepted_status(decision)  # accepted: a bare "Accept" too, as on v1
-        else:
-            status = None  # (the decision's, as the reader reads it)
+        status = decision_status(decision) or (ACCEPTED if status is None else None)
     elif status is None and not _says_venue(content):
         # an accepted paper (the query's venue id) whose note says no venue, and whose
         # decision reply, if any, was not read (without --reviews): accepted, at least

@@ -24,8 +24,8 @@ from storage.fetch.records import value_of
 from storage.fetch.replies import direct_replies, read_replies
 from storage.fetch.request import FetchRequest, host_of
 from storage.fetch.web import Web
-from storage.sources.decisions import DESK_REJECTED, NOT_ACCEPTED, REJECTED, WITHDRAWN
-from storage.sources.status_words import accepted_status, status_word
+from storage.sources.decisions import ACCEPTED, DESK_REJECTED, NOT_ACCEPTED, WITHDRAWN
+from storage.sources.status_words import accepted_status, decision_status, status_word
 
 #: The invitations a venue of v1 gives its submissions under, the first that has notes read:
 #: blind ones; the usual; ICLR 2017's, in lower case (``ICLR.cc/2017/conference/-/submission``).
@@ -56,7 +56,8 @@ def fate(content: Mapping[str, Any], decision: str, query: Query) -> tuple[str |
     its venue) and the decision to keep with it ("" for none); None for one the query does not
     keep (not accepted, without ``--all``). A decision to reject makes the status Rejected;
     an accepted paper whose venue names no presentation (NeurIPS 2022's "NeurIPS 2022
-    Accept") is the one its decision names, else Accepted (``accepted_status``)."""
+    Accept") is the one its decision names, else Accepted (``accepted_status``); one whose
+    venue names one is the one its decision names, else its venue's."""
     accepted = _accepted(content, decision, query.params["invitation"].partition("/-/")[0])
     if query.accepted_only and not accepted:
         return None
@@ -67,7 +68,12 @@ def fate(content: Mapping[str, Any], decision: str, query: Query) -> tuple[str |
         return accepted_status(decision), ""  # (a venue still "Submitted to …" says none)
     if not decision or status is not None:
         return status, ""
-    return (REJECTED if not accepted and "reject" in decision.casefold() else None), decision
+    # the decision in the words every path gives it ("Accept" beside a venue's "Poster" is a
+    # Poster, "Accept (Findings)" Findings); words of no decision known are kept as written
+    word = decision_status(decision)
+    if accepted:
+        return (word if word and word not in NOT_ACCEPTED and word != ACCEPTED else said), decision
+    return word or None, decision
 
 
 def keeps(query: Query) -> Callable[[Any], bool]:

@@ -8,8 +8,9 @@ are read beside the usual ones (``ReplyNames``).
 
 - a review's overall score is the field the venue's group names (``review_rating``: a venue
   may call it anything, ``review_rating`` itself in openreview-py's venue workflows), else the
-  first of ``RATING_KEYS`` it has (``"6: marginally above…"`` or a number), its confidence the
-  group's ``review_confidence``, else ``confidence``, counted only beside a score;
+  field named for one (``scores.py``: ``rating``, ``overall_assessment``, ``Q6 Overall score``,
+  a final rating over a preliminary one), its confidence the group's ``review_confidence``,
+  else the field named for it, counted only beside a score;
 - the decision is the decision reply's ``decision`` ("Accept (Oral)", ICLR 2017's and 2018's
   "Invite to Workshop Track", ICLR 2020's "Accept (Talk)"), else the meta review's
   ``recommendation`` (ICLR 2019 and its like, which posted no decision notes); either reply
@@ -27,18 +28,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from storage.fetch.records import numbers, value_of
+from storage.fetch.records import value_of
+from storage.fetch.scores import review_confidence, review_score
 
-#: A review's overall score, by the name venues give it (the first one a review has): ICLR and
-#: NeurIPS ``rating``, older venues ``recommendation``, ICML 2025 ``overall_recommendation``,
-#: ACL Rolling Review ``overall_assessment``.
-RATING_KEYS = (
-    "rating",
-    "recommendation",
-    "overall_recommendation",
-    "overall_rating",
-    "overall_assessment",
-)
 #: Where a decision or a meta review states the decision, the first one it has.
 DECISION_KEYS = ("decision", "recommendation")
 #: Replies read of one submission at most, and invitations of one reply.
@@ -57,9 +49,10 @@ class ReplyNames:
     #: ICLR 2017 under ``ICLR.cc/2017/conference/-/paper12/acceptance``
     decisions: frozenset[str] = frozenset({"Decision", "Acceptance_Decision", "acceptance"})
     meta_reviews: frozenset[str] = frozenset({"Meta_Review"})
-    #: The fields a review states its score and confidence in, the venue's own first.
-    rating_keys: tuple[str, ...] = RATING_KEYS
-    confidence_keys: tuple[str, ...] = ("confidence",)
+    #: The fields the venue's group says a review states its score and confidence in (read
+    #: before those named for them: ``scores.py``).
+    rating_keys: tuple[str, ...] = ()
+    confidence_keys: tuple[str, ...] = ()
 
     def with_own(
         self, review: str, decision: str, meta_review: str, rating: str = "", confidence: str = ""
@@ -157,14 +150,13 @@ def _read_review(said: Mapping[str, Any], found: Replies, names: ReplyNames) -> 
     """A review's score, and its confidence only beside a score: the mean confidence says how
     sure the reviewers who scored the paper were, and a review without a score (its form had
     none, a placeholder) qualifies none."""
-    for key in names.rating_keys:
-        if rating := numbers(value_of(said, key))[:1]:
-            found.ratings += rating
-            for confidence in names.confidence_keys:
-                if said_so := numbers(value_of(said, confidence))[:1]:
-                    found.confidences += said_so
-                    break
-            return
+    rating = review_score(said, names.rating_keys)
+    if rating is None:
+        return
+    found.ratings.append(rating)
+    confidence = review_confidence(said, names.confidence_keys)
+    if confidence is not None:
+        found.confidences.append(confidence)
 
 
 def _line(text: str) -> str:

@@ -19,7 +19,8 @@ from typing import Final
 
 __all__ = [
     "ACCEPTED", "DECISION_PENDING", "DESK_REJECTED", "NOT_ACCEPTED", "REJECTED", "SUBMITTED",
-    "UNDER_REVIEW", "WITHDRAWN", "WORKSHOP", "decided_against", "in_one_word", "says_no_decision",
+    "UNDER_REVIEW", "WITHDRAWN", "WORKSHOP", "decided_against", "in_one_word", "says_accepted",
+    "says_no_decision",
 ]  # fmt: skip
 
 #: An accepted paper whose source names no presentation (Oral, Poster…): OpenReview's note
@@ -69,6 +70,10 @@ _DECISIONS: Final = (
 _PARTS: Final = ("reject", "withdr", "review", "active")
 #: Longer than any status says a decision in: a decision is read from the start of one.
 _MAX_CHARS: Final = 200
+#: An acceptance, as a word of its own: "Accept", "Accepted", "Conditional Accept", TMLR's
+#: "Accept with minor revision", EMNLP 2023's "Accept-Findings" (not "Acceptance rate").
+_ACCEPTS: Final = re.compile(rf"{_AT}accept(?:ed)?(?![^\W\d_])", re.IGNORECASE)
+_NOT_ACCEPTED: Final = re.compile(r"\bnot\s+accept", re.IGNORECASE)
 
 
 def decided_against(status: str) -> str:
@@ -82,6 +87,15 @@ def decided_against(status: str) -> str:
     if low.isascii() and not any(part in low for part in _PARTS):
         return ""
     return next((word for pattern, word in _DECISIONS if pattern.search(text)), "")
+
+
+def says_accepted(decision: str) -> bool:
+    """Whether a decision's words accept the paper (``_ACCEPTS``), whatever else they say of
+    it: not one against it (``decided_against``), nor one that says "not accepted"."""
+    text = decision[:_MAX_CHARS]
+    if "accept" not in text.lower() or decided_against(text):
+        return False
+    return _ACCEPTS.search(text) is not None and _NOT_ACCEPTED.search(text) is None
 
 
 def in_one_word(status: str) -> str:
