@@ -415,11 +415,17 @@ def _drop_clashes(
         where = set_in[mine[0]]
         defaults = "; ".join(_default_keys(name) for name in mine)
         keep = "keeps its default keys" if len(mine) == 1 else "keep their default keys"
-        problems.append(
-            f"{where}: [keys] {' and '.join(names)} both bind {_key_shown(key)} on "
-            f"{_scope_words(scope)}; "
-            f"{', '.join(mine)} {keep} ({defaults})"
+        # a key a dialog took from the main screen's, on one of the dialog's own default keys
+        # (star = "q": the bulk dialog's q cancels) is not taken, unsaid: the user set neither
+        said = not all(name in followed for name in mine) or any(
+            name in set_in for name in names if name not in mine
         )
+        if said:
+            problems.append(
+                f"{where}: [keys] {' and '.join(names)} both bind {_key_shown(key)} on "
+                f"{_scope_words(scope)}; "
+                f"{', '.join(mine)} {keep} ({defaults})"
+            )
         for name in mine:
             del keymap[name]
 

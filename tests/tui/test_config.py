@@ -150,6 +150,15 @@ def test_a_remap_that_does_not_hold_is_not_followed(tmp_path: Path) -> None:
     assert loaded.keymap == {"read": "f", "bulk_inbox": "f"}
 
 
+def test_a_followed_key_on_a_dialogs_own_default_is_not_taken_unsaid(tmp_path: Path) -> None:
+    """star = "q" (quit elsewhere): the bulk dialog's star took q, which its Cancel has (q
+    closes every dialog), and the start warned of bulk_star and bulk_cancel, two settings the
+    user never wrote. The dialog's q cancels, its s stars, and nothing is said."""
+    loaded = load_config([config(tmp_path, 'star = "q"', 'quit = "Z"')])
+    assert loaded.problems == []
+    assert loaded.keymap == {"star": "q", "quit": "Z"}
+
+
 @pytest.mark.parametrize("value", ['"x"', '"space"', '"?"', '"ctrl+j,y"'])
 def test_a_search_box_key_the_box_types_is_refused(tmp_path: Path, value: str) -> None:
     """search_results = "y" was taken: the footer named "y Results" while y was typed."""
