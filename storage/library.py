@@ -609,9 +609,11 @@ class Library:
     def remove_list(self, name: str) -> Removal:
         """Take a list out, as one undo step: its papers go, except those also in another
         list (they only leave this one). ``UnknownPaperError`` for a list not in the library.
-        A name past the cap is the list an import named by it (``caps.list_named``)."""
-        name = list_named(name)
-        if name not in {info.name for info in self.lists()}:
+        A name past the cap is the list an import named by it (``caps.list_named``), or one
+        kept whole by an import from before the cap, named whole."""
+        if name not in (found := {info.name for info in self.lists()}):
+            name = list_named(name)
+        if name not in found:
             from storage.text.words import NAME_CHARACTERS, shortened
 
             # names cut: lists (and the one asked) of 100,000 characters made a line of a MB

@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,10 +62,9 @@ from storage.sources.bibtex_mend import (
     starts_entry,
     value_runs_on,
 )
-from storage.sources.bibtex_notes import joined_notes, read_notes
+from storage.sources.bibtex_notes import UsersNote, joined_notes, notes_read_once, users_note
 from storage.sources.citation import entry_type
 from storage.sources.fields import BadField, keywords_before_tags, without_tags
-from storage.sources.links import extract_github_links
 from storage.sources.records import (
     Fit,
     Reader,
@@ -439,8 +438,14 @@ OWN_EXPORT_LINE: Final = "% Written by papers-tui"
 _ISO_START: Final = re.compile(r"\d{4}-\d\d-\d\d")
 
 
-def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dict[str, Any]:
-    """An entry's fields under the names ``record_from_fields`` reads."""
+def _fields(
+    entry: _Entry,
+    fields: Mapping[str, str],
+    ours: bool = False,
+    notes_of: Callable[[str, bool], UsersNote] = users_note,
+) -> dict[str, Any]:
+    """An entry's fields under the names ``record_from_fields`` reads (``notes_of``: its
+    note, ``bibtex_notes.notes_read_once`` for a file's entries)."""
     howpublished = fields.get("howpublished", "").strip()
     published_url = _URL_COMMAND.match(howpublished) or howpublished.startswith("http")
     venue = _first(fields, ("journal", "journaltitle", "booktitle", "eventtitle"))
@@ -496,10 +501,9 @@ def _fields(entry: _Entry, fields: Mapping[str, str], ours: bool = False) -> dic
     out["bib_note"], out["code"] = _note(fields)
     # the user's: the note in ``annote`` and the tags Mendeley and we name among the keywords
     # (Zotero's, JabRef's, Mendeley's, ours: ``bibtex_notes``), cut at its cap, said
-    out["note"], notes, out["notes_cut"] = read_notes(_first(fields, _USERS))
-    if not ours and "github" in notes.lower():  # Zotero's notes: arXiv's "Comment: …
-        # Code at https://github.com/…", as its RIS's ``N1`` (ours says its links apart)
-        out["code"] = " ".join([out["code"], *extract_github_links(notes)]).strip()
+    out["note"], code, out["notes_cut"] = notes_of(_first(fields, _USERS), ours)
+    if code:  # Zotero's notes' links (``users_note``)
+        out["code"] = " ".join([out["code"], *code]).strip()
     out["tags"] = _readable(fields.get("mendeley-tags", ""))
     out["keywords"] = (keywords_before_tags if ours else without_tags)(out["keywords"], out["tags"])
     groups = _readable(fields.get("groups", ""))  # JabRef's groups, our export's lists
@@ -611,6 +615,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
     lent = lending(entries, str(path))  # crossref parents, xdata (``bibtex_crossref``)
     result.warnings.extend(lent.warnings)
     unread: list[tuple[int, str]] = []  # years that name no year
+    notes_of = notes_read_once()  # (a crossref parent's note is each child's)
     for index, entry in enumerate(entries):
         if index in lent.containers:
             result.containers += 1
@@ -634,7 +639,7 @@ def read_bibtex(text: str, path: Path) -> ReadResult:
                 "written twice: the first read"
             )
         try:
-            fields = _fields(entry, lent.fields_of(entries, index), ours)
+            fields = _fields(entry, lent.fields_of(entries, index), ours, notes_of)
             if typed := fields.pop("year_unread", ""):
                 unread.append((entry.number, typed))
             if said := fields.pop("notes_cut", ""):  # (as ``zotero_api.attach`` says it)

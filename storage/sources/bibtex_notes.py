@@ -12,12 +12,20 @@ file holds the import's size cap bounds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+import functools
+from collections.abc import Callable, Sequence
+from typing import Final, NamedTuple
 
 from storage.caps import MAX_NOTE_CHARS, notes_cut
 
-__all__ = ["MAX_NOTES_READ", "joined_notes", "read_notes"]
+__all__ = [
+    "MAX_NOTES_READ",
+    "UsersNote",
+    "joined_notes",
+    "notes_read_once",
+    "read_notes",
+    "users_note",
+]
 
 #: The most of an entry's notes, as written, read from their TeX: our export writes a
 #: character beyond ASCII in up to 57 (``{\\ensuremath{\\langle}\\texttt{U+1D538}…}``), so a
@@ -55,3 +63,30 @@ def read_notes(written: str) -> tuple[str, str, str]:
             unread = unread.replace(f"\\{char}", char)
         return note, f"{read}\n{unread}", said
     return note, read, said
+
+
+class UsersNote(NamedTuple):
+    """An entry's note as the paper keeps it (``read_notes``): its text, the code links its
+    notes give (the notes past the cap too), what the warning says of a cut ("" for none)."""
+
+    note: str
+    code: tuple[str, ...]
+    cut: str
+
+
+def users_note(written: str, ours: bool) -> UsersNote:
+    """The user's note from the notes as written, with the GitHub links in them (Zotero's:
+    arXiv's "Comment: … Code at https://github.com/…", as its RIS's ``N1``; not in our own
+    export, which says its links apart)."""
+    from storage.sources.links import extract_github_links
+
+    note, notes, said = read_notes(written)
+    code = extract_github_links(notes) if not ours and "github" in notes.lower() else ()
+    return UsersNote(note, code, said)
+
+
+def notes_read_once() -> Callable[[str, bool], UsersNote]:
+    """``users_note`` that reads each text once for one file's entries: a ``crossref``
+    parent lends its note to each of its children, and a note of megabytes was read again
+    for each (200 children of a 3 MB note: 56 s); the last few texts read are kept."""
+    return functools.lru_cache(maxsize=8)(users_note)

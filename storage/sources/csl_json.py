@@ -430,8 +430,12 @@ def _unread(issued: Any) -> str:
         return ""
     try:
         written = orjson.dumps(issued).decode()
-    except TypeError:  # a number past 64 bits (``json_lists.loads`` reads one)
-        written = repr(issued)
+    except TypeError:  # a number past 64 bits (``json_lists.loads`` reads one), a date nested
+        # past orjson's 255 levels (the parser reads 1,024: ``repr`` failed on it, and the
+        # import stopped in an internal error)
+        import reprlib
+
+        written = reprlib.repr(issued)
     return _typed(issued) or written[:100]
 
 

@@ -93,3 +93,28 @@ def test_another_long_field_is_refused_for_its_length_not_for_macros(tmp_path: P
     report, _, _ = _imported(tmp_path, text)
     [error] = report.errors
     assert "title: its value is 60,000 characters long (at most 50,000 a field)" in str(error)
+
+
+def test_a_crossref_parents_long_note_is_read_once_for_its_children(tmp_path: Path) -> None:
+    """A ``crossref`` parent lends its note to each of its children: no longer refused at
+    50,000 characters, a note of megabytes was read from its TeX again for each child, and a
+    file of 3 MB, 200 papers of one proceedings with a note of 2.8 MB, took 56 s to import
+    (1 s before the note's cap went; 1 s now). Its links are each child's code too."""
+    import time
+
+    from storage.sources.bibtex import read_bibtex
+
+    repo = "https://github.com/example/late_repo"
+    note = "word \\_ " * 200_000 + f"Code at {repo.replace('_', chr(92) + '_')}"
+    parent = "@proceedings{P,\n  title = {Proceedings of Things},\n  year = {2024},\n"
+    children = "".join(
+        HEAD.format(key=f"c{k}", title=f"Paper {k} on Sparse Things") + "  crossref = {P}\n}\n"
+        for k in range(100)
+    )
+    started = time.process_time()
+    result = read_bibtex(f"{parent}  annote = {{{note}}}\n}}\n{children}", tmp_path / "p.bib")
+    assert time.process_time() - started < 5
+    assert len(result.records) == 100 and not result.errors
+    for record in result.records:
+        assert record.decision is not None and record.decision.note.startswith("word _ word _")
+        assert len(record.decision.note) == MAX_NOTE_CHARS and record.github == (repo,)

@@ -65,3 +65,18 @@ def test_one_empty_issued_among_dates_is_named(tmp_path: Path) -> None:
         f"{tmp_path / 'items.csl.json'}: a record's date gives no year (record 6: "
         """'{"date-parts":[[null]]}'); imported without one"""
     ]
+
+
+def test_an_issued_nested_deep_is_said_not_an_internal_error(tmp_path: Path) -> None:
+    """A date of lists in lists 995 deep (as deep as the parser reads): orjson writes 255
+    levels, and ``repr`` reached Python's recursion limit: the import of the whole file
+    stopped in an internal error (RecursionError)."""
+    items = json.dumps([_item(1, "DEEP"), _item(2, {"date-parts": [[2024]]})])
+    source = tmp_path / "items.csl.json"
+    source.write_text(items.replace('"DEEP"', "[" * 995 + "]" * 995), encoding="utf-8")
+    library = Library(tmp_path / "home")
+    report = library.import_file(source)
+    assert (report.added, report.errors) == (2, [])
+    assert sorted(map(str, map(year_of, library.papers()))) == ["2024", "None"]
+    [warning] = report.warnings
+    assert "a record's date gives no year (record 1: '[[[[[[" in warning

@@ -41,3 +41,20 @@ def test_a_list_named_past_the_cap_is_cut_said_once_and_taken_by_a_sync(tmp_path
     again = library.import_file(_plain_list(tmp_path / "b.txt", "Header"), list_name=name)
     assert again.lists == [kept] and again.added == 0
     assert {p.list for p in library.papers()} == {kept}
+
+
+def test_a_list_kept_whole_before_the_cap_is_removed_by_its_name(tmp_path: Path) -> None:
+    """A library whose import kept a list's name of 600 characters whole (before the cap):
+    its name, as the list chooser of the app and ``papers remove --list`` give it, was cut
+    first, and "no list is named" it: the list could not be removed at all."""
+    home = tmp_path / "home"
+    library = Library(home)
+    library.import_file(_plain_list(tmp_path / "a.txt", "Header"), list_name="OLDLIST")
+    name = "Reading " + "x" * 600
+    papers = home / "papers.json"
+    papers.write_text(papers.read_text(encoding="utf-8").replace("OLDLIST", name), "utf-8")
+    library = Library(home)
+    assert name in {info.name for info in library.lists()}
+    removal = library.remove_list(name)
+    assert list(removal.lists) == [name] and len(removal.ids) == 2
+    assert library.lists() == [] and len(library) == 0

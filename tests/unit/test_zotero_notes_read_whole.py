@@ -132,3 +132,28 @@ def test_every_memo_of_an_items_rdf_is_read(tmp_path: Path) -> None:
     note = library.triage().notes[paper.id]
     assert note.startswith(f"{COMMENT}\n\nNote 0\n\n") and note.endswith(f"Code at {repo}")
     assert paper.github == (REPO, repo)
+
+
+def test_a_note_many_items_point_to_is_read_once(tmp_path: Path) -> None:
+    """Read whole, a note was read again for each item that points to it: a file of 5 MB, a
+    note of annotations that 300 items point to, took 44 s to import (6 s when each note was
+    cut at 200,000 characters); each note is read once a file now."""
+    import time
+
+    from storage.sources.zotero_rdf import read_zotero_rdf
+
+    head, rest = ZOTERO_RDF.split("<rdf:Description", 1)
+    item, tail = rest.split("</rdf:Description>", 1)
+    items = "".join(
+        f"<rdf:Description{item}</rdf:Description>".replace("2405.01234", f"2405.{i:05d}")
+        for i in range(200)
+    )
+    line = "&lt;p&gt;&lt;span class=&quot;highlight&quot;&gt;a quoted line&lt;/span&gt;&lt;/p&gt;\n"
+    tail = tail.replace("&lt;div data-schema-version=&quot;9&quot;&gt;", line * 40_000)
+    path = tmp_path / "zotero.rdf"
+    started = time.process_time()
+    result = read_zotero_rdf(head + items + tail, path)
+    assert time.process_time() - started < 5
+    assert len(result.records) == 200 and not result.errors
+    notes = [record.decision.note if record.decision else "" for record in result.records]
+    assert all(note.startswith("a quoted line\na quoted line\n") for note in notes)
