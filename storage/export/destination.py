@@ -11,8 +11,8 @@ before replacing a file: ``export_target`` says which file a path means and whet
   ever written: ``-o ~/.local/share/papers-tui/triage.json`` would destroy the decisions.
 - A symbolic link is written through: its target is replaced, atomically, and the link stays.
   A link is checked as its target is (a link to a FIFO is refused as the FIFO is, a link to a
-  folder is that folder); a link to nothing is refused: the file it names, somewhere the user
-  may not know of (a drive not mounted), is not made.
+  folder is that folder); a link to nothing makes the file it names, as the shell's ``>``
+  does (a link made ahead of the file), in a folder that is there.
 - An existing file is replaced only when the user named it and said so (``replace``): the
   command's ``-o FILE`` names it; a folder's default file is never replaced unasked.
 - The temporary file an export writes beside its file (``.NAME.papers-export.WHERE.PID.….tmp``)
@@ -95,11 +95,6 @@ def export_target(target: Path, default_name: str, home: Path | None = None) -> 
     except OSError as exc:
         raise LibraryError(f"{path}: cannot write ({exc.strerror or exc})") from None
     linked = file != path
-    if linked and mode is None:
-        raise LibraryError(
-            f"{path}: a link to {file}, which is not there; an export writes "
-            f"through a link to an existing file only"
-        )
     kind = special_kind(mode) if mode is not None else ""
     if kind:  # a folder here is a link to one, or a folder made a moment ago
         what = f"links to {file}, {kind}" if linked else f"is {kind}"

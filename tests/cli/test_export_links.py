@@ -1,8 +1,8 @@
 """``papers export -o LINK``: a symbolic link is checked as what it leads to would be.
 
 A link to a regular file writes that file (the link stays a link); a link to a FIFO is refused
-as the FIFO is; a link to a folder is that folder (its default file); a link to nothing is
-refused in one line, nothing made where it points. Links and FIFOs are made in ``tmp_path``.
+as the FIFO is; a link to a folder is that folder (its default file); a link to nothing makes
+the file it names, as the shell's ``>`` does. Links and FIFOs are made in ``tmp_path``.
 """
 
 from __future__ import annotations
@@ -59,17 +59,21 @@ def test_a_link_to_a_file_writes_the_file_and_stays_a_link(home: Path, tmp_path:
     assert sorted(p.name for p in real.parent.iterdir()) == ["real.md"]
 
 
-def test_a_link_to_nothing_is_refused_and_nothing_is_made(home: Path, tmp_path: Path) -> None:
-    missing = tmp_path / "elsewhere.md"
+def test_a_link_to_nothing_makes_the_file_it_names(home: Path, tmp_path: Path) -> None:
+    """As the shell's ``>`` does: a link made ahead of its file (the hostile tests' too)."""
+    later = tmp_path / "later.md"
     link = tmp_path / "starred.md"
-    link.symlink_to(missing)
-    done = run("--home", home, "export", "-o", link, env=make_env(tmp_path))
-    line = one_line_error(done, 1)
-    assert line == (
-        f"papers: error: {link}: a link to {missing}, which is not there; an export writes "
-        f"through a link to an existing file only"
-    )
-    assert not missing.exists() and link.is_symlink() and os.readlink(link) == str(missing)
+    link.symlink_to(later)
+    code, _, err = export(home, tmp_path, link)
+    assert code == 0, err
+    assert link.is_symlink() and os.readlink(link) == str(later)
+    assert later.read_text().startswith("# Starred papers")
+    # in a folder that is not there, it is refused in one line, and nothing is made
+    gone = tmp_path / "unmounted" / "starred.md"
+    away = tmp_path / "away.md"
+    away.symlink_to(gone)
+    line = one_line_error(run("--home", home, "export", "-o", away, env=make_env(tmp_path)), 1)
+    assert "Traceback" not in line and not gone.parent.exists() and away.is_symlink()
 
 
 def test_a_link_to_a_fifo_is_refused_as_the_fifo_is(home: Path, tmp_path: Path) -> None:
