@@ -76,7 +76,11 @@ _VENUE_TRACK = re.compile(
 _CONDITIONS = frozenset(
     {"with", "without", "pending", "after", "subject", "if", "as", "is", "conditional"}
     | {"conditionally", "minor", "major", "revision", "revisions", "shepherding"}
+    | {"not", "no", "but"}  # "Accepted (not presented)"
 )
+#: A year in what follows an acceptance: the venue it names (``Accepted to NeurIPS 2024``,
+#: ``Accept (ICLR 2024)``), no track of it.
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 #: Words around a track's name that are none of it (``the main conference`` is ``Main``).
 _AROUND = frozenset({"the", "track", "conference", "paper", "papers"})
 
@@ -95,7 +99,7 @@ def _track(text: str) -> str:
     if not words or len(words) > 4 or words[0].casefold() in _CONDITIONS:
         return ""
     track = " ".join(words)
-    if len(track) > 40 or not any(c.isalpha() for c in track):
+    if len(track) > 40 or not any(c.isalpha() for c in track) or _YEAR.search(track):
         return ""
     return track[0].upper() + track[1:]
 
