@@ -71,6 +71,8 @@ def score_rank(key: str) -> tuple[int, int] | None:
     rest = words[1:]
     if rest and rest[0] != "after":  # "rating_after_the_rebuttal"; not "rating_justification"
         return None
+    if "confidence" in rest:  # "rating_after_the_rebuttal_confidence": the reviewer's, no score
+        return None
     return (0 if rest else tier, _SCORE_WORDS.index(words[0]))
 
 
