@@ -89,12 +89,15 @@ def _track(text: str) -> str:
     """The track a decision accepts to (``_ACCEPT_TO``) or a note's venue names after its year
     (``_VENUE_TRACK``), its first letter capitalised and ``_AROUND`` left out; "" for none,
     or for words that say how the paper is accepted (``_CONDITIONS``)."""
-    if "accept" in text.casefold():
+    low = text.casefold()
+    if "accept" in low:
         said = _ACCEPT_TO.match(text)
         named = said and (said["bracket"] or said["after"] or said["to"]) or ""
-    else:
+    elif "findings" in low or "main" in low:  # (most venues name neither: no search)
         found = _VENUE_TRACK.search(text)
         named = found["track"] if found else ""
+    else:
+        return ""
     words = [w for w in named.replace("_", " ").split() if w.casefold() not in _AROUND]
     if not words or len(words) > 4 or words[0].casefold() in _CONDITIONS:
         return ""
