@@ -74,9 +74,9 @@ _MAX_CHARS: Final = 200
 #: "Accept with minor revision", EMNLP 2023's "Accept-Findings" (not "Acceptance rate").
 _ACCEPTS: Final = re.compile(rf"{_AT}accept(?:ed)?(?![^\W\d_])", re.IGNORECASE)
 #: Words that say the paper is not accepted: "Not accepted", "Not yet accepted", "Non-accepted",
-#: "Never accepted", "Wasn't accepted" (an acceptance they were read as before).
+#: "Never accepted", "Wasn't accepted", "Cannot accept" (an acceptance they were read as before).
 _NOT_ACCEPTED: Final = re.compile(
-    r"(?:\b(?:not|non|never)|n['’]t)(?:[\W_]+(?:yet|been|be|being|to|was|is|an?))*[\W_]*accept",
+    r"(?:\b(?:not|non|never|cannot)|n['’]t)(?:[\W_]+(?:yet|been|be|being|to|was|is|an?))*[\W_]*accept",
     re.IGNORECASE,
 )
 

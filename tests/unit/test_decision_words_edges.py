@@ -13,7 +13,13 @@ import pytest
 from storage.sources.registry import read_source
 from storage.sources.status_words import decision_status, venue_status
 
-NOT_ACCEPTED = ["Not yet accepted", "Non-accepted", "Never accepted", "Wasn't accepted"]
+NOT_ACCEPTED = [
+    "Not yet accepted",
+    "Non-accepted",
+    "Never accepted",
+    "Wasn't accepted",
+    "Cannot accept",
+]
 
 
 @pytest.mark.parametrize("words", NOT_ACCEPTED)
