@@ -38,6 +38,9 @@ _EARLY = frozenset({"preliminary", "initial", "original"})
 _AROUND = frozenset({"review", "reviewer", "reviewers"})
 #: The fields of a review looked at, at most.
 _MAX_FIELDS = 200
+#: The characters of a field's name read: the caches below keep what they are asked (a name of
+#: a megabyte from a server kept a megabyte for the rest of the process, 4096 of them).
+_MAX_NAME = 100
 #: A form's question number before a field's name: ``Q6``, ``6``, ``6.``.
 _NUMBER = re.compile(r"q?\d+")
 
@@ -46,7 +49,7 @@ _NUMBER = re.compile(r"q?\d+")
 def _words(key: str) -> tuple[str, ...]:
     """A field's name as words: in small letters, its question number and ``_AROUND`` left out
     (``Q6 Overall score`` → ``("overall", "score")``)."""
-    words = re.findall(r"[^\W_]+", key[:100].casefold())
+    words = re.findall(r"[^\W_]+", key[:_MAX_NAME].casefold())
     if words and _NUMBER.fullmatch(words[0]):
         words = words[1:]
     while words and words[0] in _AROUND:
@@ -71,6 +74,8 @@ def score_rank(key: str) -> tuple[int, int] | None:
     rest = words[1:]
     if rest and rest[0] != "after":  # "rating_after_the_rebuttal"; not "rating_justification"
         return None
+    if "confidence" in rest:  # "rating_after_the_rebuttal_confidence": the reviewer's, no score
+        return None
     return (0 if rest else tier, _SCORE_WORDS.index(words[0]))
 
 
@@ -87,7 +92,9 @@ def review_score(review: Mapping[str, Any], own: tuple[str, ...] = ()) -> float 
     else the best ranked field (``score_rank``) that does; None for none."""
     fields = list(review)[:_MAX_FIELDS]
     ranked = sorted(
-        (rank, key) for key in fields if isinstance(key, str) and (rank := score_rank(key))
+        (rank, key)
+        for key in fields
+        if isinstance(key, str) and (rank := score_rank(key[:_MAX_NAME]))
     )
     return _first_number(review, (*own, *(key for _, key in ranked)))
 
@@ -96,7 +103,7 @@ def review_confidence(review: Mapping[str, Any], own: tuple[str, ...] = ()) -> f
     """A review's confidence: the venue's ``own`` field first, else ``confidence``, else the
     first field named for it (``is_confidence``); None for none."""
     fields = [key for key in list(review)[:_MAX_FIELDS] if isinstance(key, str)]
-    named = sorted((key != "confidence", key) for key in fields if is_confidence(key))
+    named = sorted((key != "confidence", key) for key in fields if is_confidence(key[:_MAX_NAME]))
     return _first_number(review, (*own, *(key for _, key in named)))
 
 

@@ -73,7 +73,12 @@ _MAX_CHARS: Final = 200
 #: An acceptance, as a word of its own: "Accept", "Accepted", "Conditional Accept", TMLR's
 #: "Accept with minor revision", EMNLP 2023's "Accept-Findings" (not "Acceptance rate").
 _ACCEPTS: Final = re.compile(rf"{_AT}accept(?:ed)?(?![^\W\d_])", re.IGNORECASE)
-_NOT_ACCEPTED: Final = re.compile(r"\bnot\s+accept", re.IGNORECASE)
+#: Words that say the paper is not accepted: "Not accepted", "Not yet accepted", "Non-accepted",
+#: "Never accepted", "Wasn't accepted", "Cannot accept" (an acceptance they were read as before).
+_NOT_ACCEPTED: Final = re.compile(
+    r"(?:\b(?:not|non|never|cannot)|n['’]t)(?:[\W_]+(?:yet|been|be|being|to|was|is|an?))*[\W_]*accept",
+    re.IGNORECASE,
+)
 
 
 def decided_against(status: str) -> str:

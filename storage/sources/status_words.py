@@ -76,7 +76,11 @@ _VENUE_TRACK = re.compile(
 _CONDITIONS = frozenset(
     {"with", "without", "pending", "after", "subject", "if", "as", "is", "conditional"}
     | {"conditionally", "minor", "major", "revision", "revisions", "shepherding"}
+    | {"not", "no", "but"}  # "Accepted (not presented)"
 )
+#: A year in what follows an acceptance: the venue it names (``Accepted to NeurIPS 2024``,
+#: ``Accept (ICLR 2024)``), no track of it.
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 #: Words around a track's name that are none of it (``the main conference`` is ``Main``).
 _AROUND = frozenset({"the", "track", "conference", "paper", "papers"})
 
@@ -85,17 +89,20 @@ def _track(text: str) -> str:
     """The track a decision accepts to (``_ACCEPT_TO``) or a note's venue names after its year
     (``_VENUE_TRACK``), its first letter capitalised and ``_AROUND`` left out; "" for none,
     or for words that say how the paper is accepted (``_CONDITIONS``)."""
-    if "accept" in text.casefold():
+    low = text.casefold()
+    if "accept" in low:
         said = _ACCEPT_TO.match(text)
         named = said and (said["bracket"] or said["after"] or said["to"]) or ""
-    else:
+    elif "findings" in low or "main" in low:  # (most venues name neither: no search)
         found = _VENUE_TRACK.search(text)
         named = found["track"] if found else ""
+    else:
+        return ""
     words = [w for w in named.replace("_", " ").split() if w.casefold() not in _AROUND]
     if not words or len(words) > 4 or words[0].casefold() in _CONDITIONS:
         return ""
     track = " ".join(words)
-    if len(track) > 40 or not any(c.isalpha() for c in track):
+    if len(track) > 40 or not any(c.isalpha() for c in track) or _YEAR.search(track):
         return ""
     return track[0].upper() + track[1:]
 

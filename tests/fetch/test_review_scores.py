@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from storage.fetch.scores import review_confidence, review_score, score_rank
 from tests.fetch import shapes
 from tests.fetch.conftest import papers
 from tests.fetch.services import Services, Venue
@@ -145,3 +146,34 @@ def test_newer_venues_overall_scores_beside_their_side_scores_are_read(
     extras = _extras(env)
     got = [(extras[m.title].get("ratings"), extras[m.title].get("confidence")) for m in made]
     assert got == [("4", 3.0), ("3.5", 4.0), (None, None), ("6", 4.0)], got
+
+
+def test_a_confidence_named_after_the_rating_is_no_rating() -> None:
+    """A form's "rating after the rebuttal" is the final score, and the confidence in it is
+    none: it was read as the review's rating."""
+    assert score_rank("rating_after_the_rebuttal_confidence") is None
+    review = {"rating_after_the_rebuttal_confidence": 2}
+    assert review_score(review) is None
+    review = {"rating_after_the_rebuttal_confidence": 2, "rating_after_the_rebuttal": "7: good"}
+    assert review_score(review) == 7
+    assert review_confidence({"confidence": 4, **review}) == 4
+
+
+def test_a_review_s_long_field_names_are_not_kept_after_it() -> None:
+    """The names a review's fields are ranked by were kept whole by the ranking's caches: a
+    server's names of 100 KB, 300 of them, held 30 MB once the reviews were gone (4096 names
+    of a megabyte, 4 GB)."""
+    import gc
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        for n in range(3):
+            review = {f"{n}-{i}-" + "x" * 100_000: i for i in range(100)}
+            assert (review_score(review), review_confidence(review)) == (None, None)
+            del review
+        gc.collect()
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert kept < 3_000_000, kept
