@@ -24,7 +24,13 @@ from storage.fetch.records import value_of
 from storage.fetch.replies import direct_replies, read_replies
 from storage.fetch.request import FetchRequest, host_of
 from storage.fetch.web import Web
-from storage.sources.decisions import ACCEPTED, DESK_REJECTED, NOT_ACCEPTED, WITHDRAWN
+from storage.sources.decisions import (
+    ACCEPTED,
+    DESK_REJECTED,
+    NOT_ACCEPTED,
+    WITHDRAWN,
+    says_accepted,
+)
 from storage.sources.status_words import accepted_status, decision_status, status_word
 
 #: The invitations a venue of v1 gives its submissions under, the first that has notes read:
@@ -113,8 +119,8 @@ def _accepted(content: Mapping[str, Any], decision: str, venue_id: str) -> bool:
     ("ICLR 2023 poster") and is "Submitted to ICLR 2023" for the others."""
     if _gone(content):
         return False
-    if decision:
-        return "accept" in decision.casefold()
+    if decision:  # ("accept" in it took "Not accepted", "Cannot accept" as acceptances)
+        return says_accepted(decision)
     if value_of(content, "venueid") != venue_id:
         return False
     venue = value_of(content, "venue")

@@ -196,3 +196,24 @@ def test_a_v1_decision_that_names_no_presentation_keeps_the_venue_s(
     assert done.returncode == 0, done.stderr
     statuses = _statuses(env)
     assert [statuses[m.title] for m in made] == ["Poster", "Oral"]
+
+
+def test_a_v1_decision_that_says_not_accepted_is_no_acceptance(
+    services: tuple[Services, str], env
+) -> None:
+    """API v1 took any decision holding "accept" for an acceptance: a venue deciding "Not
+    accepted" (or "Cannot accept") had those papers fetched among the accepted ones."""
+    found, _ = services
+    midl = "MIDL.io/2020/Conference"
+    made = shapes.made_up(3, seed=308, fate="")
+    decisions = ("Accept", "Not accepted", "Cannot accept in this form")
+    for paper, decision in zip(made, decisions, strict=True):
+        paper.decision = decision
+    venue = shapes.v1_venue(made, midl)
+    for note in venue.notes:
+        note["content"]["venue"] = "Submitted to MIDL 2020"
+    found.v1[midl] = venue
+    done = papers(env, "fetch", f"openreview:{midl}")
+    assert done.returncode == 0, done.stderr
+    assert "1 added" in done.stdout, done.stdout
+    assert _accepted(env) == {made[0].title}
