@@ -611,13 +611,14 @@ class Library:
         list (they only leave this one). ``UnknownPaperError`` for a list not in the library.
         A name past the cap is the list an import named by it (``caps.list_named``), or one
         kept whole by an import from before the cap, named whole."""
-        if name not in (found := {info.name for info in self.lists()}):
+        lists = self.lists()
+        if name not in (found := {info.name for info in lists}):
             name = list_named(name)
         if name not in found:
             from storage.text.words import NAME_CHARACTERS, shortened
 
             # names cut: lists (and the one asked) of 100,000 characters made a line of a MB
-            names = [shortened(i.name, NAME_CHARACTERS) for i in self.lists()[:10]]
+            names = [shortened(i.name, NAME_CHARACTERS) for i in lists[:10]]
             known = ", ".join(map(repr, names)) or "none"
             asked = shortened(name, NAME_CHARACTERS)
             raise UnknownPaperError(f"no list is named {asked!r} (the lists: {known})")

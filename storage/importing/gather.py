@@ -171,8 +171,8 @@ def _lists_kept(lists: tuple[str, ...], report: ImportReport) -> tuple[str, ...]
     from storage.caps import MAX_LIST_NAME_CHARS, list_named
     from storage.text.words import NAME_CHARACTERS, shortened
 
-    kept = tuple(dict.fromkeys(list_named(name) for name in lists))
-    for name, named in zip(lists, map(list_named, lists), strict=True):
+    kept = [list_named(name) for name in lists]
+    for name, named in zip(lists, kept, strict=True):
         if named not in report.lists:
             report.lists.append(named)
             if named != name:
@@ -180,7 +180,7 @@ def _lists_kept(lists: tuple[str, ...], report: ImportReport) -> tuple[str, ...]
                     f"a list's name of {len(name):,} characters is kept as its first "
                     f"{MAX_LIST_NAME_CHARS - 1:,} and …: {shortened(name, NAME_CHARACTERS)}"
                 )
-    return kept
+    return tuple(dict.fromkeys(kept))
 
 
 def _short_abstracts(source: str, numbers: list[int]) -> str:

@@ -121,7 +121,7 @@ def venue_status(text: str) -> str:
     ``Desk rejected``: ``storage.sources.decisions``); a track (``Accept (Findings)`` →
     ``Findings``); an acceptance that names none of these ``Accepted`` (``Accept``,
     ``Conditional Accept``), as a fetch names it; other statuses are kept as written."""
-    return status_word(text) or (ACCEPTED if says_accepted(text) else text[:40])
+    return decision_status(text) or text[:40]
 
 
 def accepted_status(decision: str) -> str:
